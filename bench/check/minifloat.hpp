@@ -1,0 +1,83 @@
+// Bit-exact encoding of the narrow floating-point formats (half, bfloat16, fp8 e4m3/e5m2)
+// without their vendor types, so host code and device kernels agree on every bit.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+
+#include "bench/check/hd.hpp"
+
+namespace collbench::check {
+
+struct MiniFloat {
+  int exp_bits;
+  int man_bits;
+  int bias;
+  bool has_inf;  // IEEE-style specials; e4m3 ("fn") has no infinity and one NaN pattern
+};
+
+inline constexpr MiniFloat kHalf{5, 10, 15, true};
+inline constexpr MiniFloat kBfloat16{8, 7, 127, true};
+inline constexpr MiniFloat kE4M3{4, 3, 7, false};
+inline constexpr MiniFloat kE5M2{5, 2, 15, true};
+
+COLLBENCH_HD int bit_width_u64(std::uint64_t v) {
+  int w = 0;
+  while (v != 0) {
+    ++w;
+    v >>= 1;
+  }
+  return w;
+}
+
+// Encodes a non-negative integer that the format represents exactly (the patterns guarantee it).
+COLLBENCH_HD std::uint32_t encode_exact_integer(std::uint64_t v, MiniFloat f) {
+  if (v == 0) return 0;
+  const int e = bit_width_u64(v) - 1;
+  const std::uint64_t mask = (std::uint64_t{1} << f.man_bits) - 1;
+  const std::uint64_t mantissa = e >= f.man_bits ? (v >> (e - f.man_bits)) & mask : (v << (f.man_bits - e)) & mask;
+  return static_cast<std::uint32_t>((static_cast<std::uint64_t>(e + f.bias) << f.man_bits) | mantissa);
+}
+
+// Round-to-nearest-even encoding of a finite, non-negative value in the normal range
+// (the averages of our patterns).
+COLLBENCH_HD std::uint32_t encode_nonnegative(double x, MiniFloat f) {
+  if (!(x > 0)) return 0;
+  int e = 0;
+  double m = x;
+  while (m >= 2.0) { m *= 0.5; ++e; }
+  while (m < 1.0) { m *= 2.0; --e; }
+  const double scaled = (m - 1.0) * static_cast<double>(std::uint64_t{1} << f.man_bits);
+  auto mantissa = static_cast<std::uint64_t>(scaled);
+  const double rest = scaled - static_cast<double>(mantissa);
+  if (rest > 0.5 || (rest == 0.5 && (mantissa & 1) != 0)) ++mantissa;
+  if (mantissa >> f.man_bits) {  // rounded up to the next power of two
+    mantissa = 0;
+    ++e;
+  }
+  return static_cast<std::uint32_t>((static_cast<std::uint64_t>(e + f.bias) << f.man_bits) | mantissa);
+}
+
+// Decodes any bit pattern, specials included (host only: for reporting what a rank held).
+inline double decode(std::uint32_t bits, MiniFloat f) {
+  const int total = 1 + f.exp_bits + f.man_bits;
+  const bool negative = ((bits >> (total - 1)) & 1u) != 0;
+  const std::uint32_t exp_field = (bits >> f.man_bits) & ((1u << f.exp_bits) - 1);
+  const std::uint32_t mantissa = bits & ((1u << f.man_bits) - 1);
+  const std::uint32_t exp_max = (1u << f.exp_bits) - 1;
+  double value = 0;
+  if (f.has_inf && exp_field == exp_max) {
+    value = mantissa == 0 ? std::numeric_limits<double>::infinity() : std::numeric_limits<double>::quiet_NaN();
+  } else if (!f.has_inf && exp_field == exp_max && mantissa == (1u << f.man_bits) - 1) {
+    value = std::numeric_limits<double>::quiet_NaN();
+  } else {
+    const double frac = static_cast<double>(mantissa) / static_cast<double>(1u << f.man_bits);
+    int e = exp_field == 0 ? 1 - f.bias : static_cast<int>(exp_field) - f.bias;
+    value = exp_field == 0 ? frac : 1.0 + frac;
+    for (; e > 0; --e) value *= 2.0;
+    for (; e < 0; ++e) value *= 0.5;
+  }
+  return negative ? -value : value;
+}
+
+}  // namespace collbench::check

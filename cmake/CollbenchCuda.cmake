@@ -1,0 +1,17 @@
+# Optional CUDA + NCCL detection. Sets COLLBENCH_HAVE_NCCL and defines NCCL::nccl.
+include(CheckLanguage)
+find_package(CUDAToolkit QUIET)
+find_package(NCCL QUIET)
+if(CUDAToolkit_FOUND AND NCCL_FOUND)
+  check_language(CUDA)
+endif()
+if(CUDAToolkit_FOUND AND NCCL_FOUND AND CMAKE_CUDA_COMPILER)
+  if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+    set(CMAKE_CUDA_ARCHITECTURES ${COLLBENCH_CUDA_ARCHITECTURES})
+  endif()
+  enable_language(CUDA)
+  set(COLLBENCH_HAVE_NCCL ON)
+elseif(COLLBENCH_WITH_NCCL STREQUAL "ON")
+  message(FATAL_ERROR "COLLBENCH_WITH_NCCL=ON but the CUDA toolkit (${CUDAToolkit_FOUND}), "
+                      "nvcc (${CMAKE_CUDA_COMPILER}) or NCCL (${NCCL_FOUND}) was not found")
+endif()

@@ -1,0 +1,16 @@
+# Build switches. AUTO means "use it when it is found"; ON means "fail if it is missing".
+set(COLLBENCH_WITH_MPI AUTO CACHE STRING "MPI bootstrap and host backend (AUTO|ON|OFF)")
+set(COLLBENCH_WITH_HWLOC AUTO CACHE STRING "hwloc topology discovery (AUTO|ON|OFF)")
+set(COLLBENCH_WITH_NCCL AUTO CACHE STRING "NCCL backend on CUDA GPUs (AUTO|ON|OFF)")
+set(COLLBENCH_CUDA_ARCHITECTURES "80;90" CACHE STRING "GPU architectures for the fill/verify kernels")
+option(COLLBENCH_BUILD_TESTS "Build the test suite" ON)
+option(COLLBENCH_BUILD_BENCHMARKS "Build the micro-benchmarks (Google Benchmark)" ON)
+option(COLLBENCH_WERROR "Treat the project's own warnings as errors" OFF)
+set(COLLBENCH_SANITIZE "" CACHE STRING "Sanitizers for the project's code, e.g. address,undefined")
+
+foreach(opt COLLBENCH_WITH_MPI COLLBENCH_WITH_HWLOC COLLBENCH_WITH_NCCL)
+  set_property(CACHE ${opt} PROPERTY STRINGS AUTO ON OFF)
+  if(NOT ${opt} MATCHES "^(AUTO|ON|OFF)$")
+    message(FATAL_ERROR "${opt} must be AUTO, ON or OFF (got '${${opt}}')")
+  endif()
+endforeach()

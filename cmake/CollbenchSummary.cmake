@@ -1,0 +1,5 @@
+message(STATUS "collbench ${PROJECT_VERSION} (${COLLBENCH_GIT_COMMIT})")
+message(STATUS "  MPI   : ${COLLBENCH_HAVE_MPI}")
+message(STATUS "  hwloc : ${COLLBENCH_HAVE_HWLOC}")
+message(STATUS "  NCCL  : ${COLLBENCH_HAVE_NCCL}")
+message(STATUS "  tests : ${COLLBENCH_BUILD_TESTS}  benchmarks: ${COLLBENCH_BUILD_BENCHMARKS}")

@@ -1,0 +1,134 @@
+// Plain records that the engine produces and reporters format (the Google Benchmark split).
+// No engine, backend or vendor types appear here: names are strings, numbers are numbers.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace collbench::report {
+
+inline constexpr int kRunSchemaVersion = 1;
+inline constexpr const char* kRunSchemaName = "collbench.run";
+
+// Statistics of per-iteration times in microseconds. Each iteration's time is the largest
+// over ranks (a collective is as slow as its slowest rank).
+struct TimeStats {
+  std::uint64_t samples = 0;
+  double mean_us = 0;
+  double median_us = 0;
+  double min_us = 0;
+  double max_us = 0;
+  double p95_us = 0;
+  double p99_us = 0;
+  double stdev_us = 0;
+  double cv = 0;  // stdev / mean
+};
+
+struct Mismatch {
+  int rank = 0;
+  std::string host;
+  std::uint64_t index = 0;  // element index in that rank's receive buffer
+  double expected = 0;
+  double got = 0;           // may be NaN or infinite
+};
+
+enum class Placement { kOutOfPlace, kInPlace };
+const char* to_string(Placement p);  // "out_of_place" / "in_place"
+
+// One placement of one size.
+struct Measurement {
+  Placement placement = Placement::kOutOfPlace;
+  std::uint64_t iterations = 0;
+  // nccl-tests' headline: elapsed time of the timed loop / iterations on each rank, then
+  // combined across ranks as -a/--average selects (see RunConfig::average).
+  double time_us = 0;
+  TimeStats per_iteration;
+  double algbw_gbps = 0;
+  double busbw_gbps = 0;
+  bool checked = false;          // false with -c 0
+  std::uint64_t wrong = 0;       // wrong elements, summed over ranks and check iterations
+  std::vector<Mismatch> mismatches;  // the first few, across ranks
+  int slowest_rank = 0;          // the rank whose own mean time was largest
+  std::string slowest_host;
+  double slowest_rank_time_us = 0;
+};
+
+// One row of the nccl-tests table: a (collective, type, op, root, size) and its placements.
+struct SizeRecord {
+  std::string collective;
+  std::string dtype;
+  std::string op;        // "none" for collectives without a reduction
+  int root = -1;         // -1 for collectives without a root
+  std::uint64_t size_bytes = 0;  // nccl-tests' size column: max(send, recv) bytes
+  std::uint64_t count = 0;       // the count passed to the library
+  std::vector<Measurement> placements;  // out-of-place first
+  std::optional<std::string> skipped;   // why this row did not run (then placements is empty)
+};
+
+struct RankInfo {
+  int rank = 0;
+  std::string host;
+  long pid = 0;
+  int local_rank = 0;
+  std::string device;       // "cpu" or "cuda:N"
+  std::string device_name;  // GPU name, or the CPU set for host memory
+  std::string pci_bus_id;   // empty for host memory
+};
+
+struct RunConfig {
+  std::vector<std::string> collectives;
+  std::vector<std::string> dtypes;
+  std::vector<std::string> ops;
+  int root = 0;
+  std::uint64_t min_bytes = 0;
+  std::uint64_t max_bytes = 0;
+  std::uint64_t step_factor = 0;  // 0 when stepping by bytes
+  std::uint64_t step_bytes = 0;   // 0 when stepping by factor
+  std::uint64_t iterations = 0;
+  std::uint64_t warmup_iterations = 0;
+  std::uint64_t check_iterations = 0;
+  int average = 1;   // 0 rank 0, 1 mean, 2 min, 3 max over ranks
+  int blocking = 0;  // nccl-tests -z
+  std::uint64_t run_cycles = 1;
+  double timeout_s = 0;
+  std::uint64_t seed = 0;
+};
+
+struct RunContext {
+  std::string tool_version;
+  std::string git_commit;
+  std::string start_time;  // ISO 8601, UTC
+  std::vector<std::string> argv;
+  std::vector<std::pair<std::string, std::string>> env;  // allow-listed variables only
+  std::string bootstrap;          // "mpi", "env", "single"
+  std::string backend;            // "mpi", "nccl"
+  std::string backend_library;    // e.g. "Open MPI v4.1.4"
+  std::string memory;             // "host" or "device"
+  int nranks = 1;
+  std::vector<std::string> hosts; // distinct host names, in rank order of first appearance
+  std::vector<RankInfo> ranks;
+  RunConfig config;
+};
+
+enum class RunStatus { kOk, kWrongData, kIncomplete, kInterrupted, kTimeout, kError };
+const char* to_string(RunStatus s);  // "ok", "wrong_data", "incomplete", ...
+
+struct RunSummary {
+  RunStatus status = RunStatus::kIncomplete;
+  std::string end_time;
+  std::optional<std::string> error;   // the one-line error that ended the run, if any
+  double peak_busbw_gbps = 0;
+  std::uint64_t peak_size_bytes = 0;
+  std::string peak_placement;
+  double avg_busbw_gbps = 0;          // nccl-tests' "Avg bus bandwidth"
+  std::uint64_t total_wrong = 0;
+  std::uint64_t out_of_bounds = 0;    // nccl-tests: number of (row, placement) checks that failed
+};
+
+// Summary figures computed from rows (shared by every reporter).
+RunSummary summarize(const std::vector<SizeRecord>& rows);
+
+}  // namespace collbench::report
