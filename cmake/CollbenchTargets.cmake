@@ -23,6 +23,8 @@ function(collbench_strict target)
     # -Wnull-dereference is left out: GCC 12 raises it on std::vector::data() in correct code.
     # GCC 12 reports -Wrestrict inside libstdc++'s own std::string code at -O3 (GCC bug 105329).
     $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU>>:-Wno-restrict>)
+  # Error locations read "bench/cli/app.cpp:42", not an absolute path of the build machine.
+  target_compile_options(${target} PRIVATE "-fmacro-prefix-map=${PROJECT_SOURCE_DIR}/=")
   if(COLLBENCH_WERROR)
     target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Werror>)
   endif()

@@ -5,13 +5,11 @@
 namespace collbench {
 namespace {
 
-// __FILE__ is absolute in most builds; keep the part from the repository's top-level folder on.
+// The build maps the source root away (-fmacro-prefix-map); other builds get the file name only.
 std::string short_path(std::string_view file) {
-  for (std::string_view top : {"/common/", "/topo/", "/report/", "/bench/", "/tests/"}) {
-    if (auto pos = file.rfind(top); pos != std::string_view::npos) return std::string(file.substr(pos + 1));
-  }
-  auto slash = file.rfind('/');
-  return std::string(slash == std::string_view::npos ? file : file.substr(slash + 1));
+  if (file.empty() || file.front() != '/') return std::string(file);
+  const auto slash = file.rfind('/');
+  return std::string(file.substr(slash + 1));
 }
 
 }  // namespace
