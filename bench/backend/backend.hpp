@@ -1,0 +1,79 @@
+// The collective backend interface: where the measured data lives and how it moves.
+// Implementations: MPI on host memory, NCCL on GPUs. The engine sees only this interface.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "bench/backend/buffer.hpp"
+#include "bench/check/host_check.hpp"
+#include "bench/coll/collective.hpp"
+#include "common/status.hpp"
+#include "common/types.hpp"
+
+namespace collbench::backend {
+
+struct BackendInfo {
+  std::string name;     // "mpi", "nccl"
+  std::string library;  // "Open MPI v4.1.4", "NCCL 2.28.9 (headers 22809), CUDA 13.0"
+  std::string memory;   // "host" or "device"
+};
+
+// What this rank measures on, for the "Using devices" block.
+struct DeviceInfo {
+  std::string device = "cpu";  // "cpu" or "cuda:N"
+  int index = -1;              // device ordinal, -1 for host memory
+  std::string name;            // GPU name or CPU set
+  std::string pci_bus_id;      // empty for host memory
+};
+
+// One collective call. For in-place calls `send` points into the receive buffer.
+struct Call {
+  coll::Collective collective = coll::Collective::kAllReduce;
+  DataType type = DataType::kFloat;
+  ReduceOp op = ReduceOp::kSum;
+  int root = 0;
+  coll::Counts counts;
+  const void* send = nullptr;
+  void* recv = nullptr;
+};
+
+// Timestamps taken between launches. mark() must be cheap and allocation-free: it runs inside
+// the timed loop. On GPUs these are stream events, so they time the device, not the host.
+class IterationClock {
+ public:
+  virtual ~IterationClock() = default;
+  virtual Status prepare(std::size_t marks) = 0;
+  virtual void mark(std::size_t index) = 0;
+  // After synchronize(): microseconds of each mark since mark 0.
+  virtual Status read_us(std::span<double> out) = 0;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  virtual BackendInfo info() const = 0;
+  virtual DeviceInfo device() const = 0;
+  // Why this backend cannot run a combination, or nullopt when it can.
+  virtual std::optional<std::string> unsupported(coll::Collective c, DataType type, ReduceOp op, int nranks) const = 0;
+
+  virtual Result<Buffer> allocate(std::uint64_t bytes) = 0;
+  // The data path runs where the memory lives: patterns are generated and checked there.
+  virtual Status fill_input(void* dst, std::uint64_t count, const check::DataSpec& spec, int rank) = 0;
+  virtual Status poison(void* dst, std::uint64_t bytes) = 0;
+  virtual Result<check::CheckResult> verify(const void* recv, const check::DataSpec& spec, int rank,
+                                            std::size_t max_report) = 0;
+  // Overwrites bytes in backend memory (fault injection in tests).
+  virtual Status write_bytes(void* dst, const void* src, std::size_t bytes) = 0;
+
+  // May return before the collective completes; synchronize() waits for all launched work.
+  virtual Status launch(const Call& call) = 0;
+  virtual Status synchronize() = 0;
+  virtual IterationClock& clock() = 0;
+};
+
+}  // namespace collbench::backend

@@ -1,0 +1,39 @@
+// The data path of host-memory backends: page-aligned buffers, host pattern generation and
+// checking, and a steady-clock iteration clock.
+#pragma once
+
+#include <chrono>
+#include <vector>
+
+#include "bench/backend/backend.hpp"
+
+namespace collbench::backend {
+
+Result<Buffer> allocate_host(std::uint64_t bytes);
+
+class HostClock final : public IterationClock {
+ public:
+  Status prepare(std::size_t marks) override;
+  void mark(std::size_t index) override { marks_[index] = std::chrono::steady_clock::now(); }
+  Status read_us(std::span<double> out) override;
+
+ private:
+  std::vector<std::chrono::steady_clock::time_point> marks_;
+};
+
+// Implements Backend's data-path methods for host memory; backends derive from it.
+class HostMemoryBackend : public Backend {
+ public:
+  Result<Buffer> allocate(std::uint64_t bytes) override { return allocate_host(bytes); }
+  Status fill_input(void* dst, std::uint64_t count, const check::DataSpec& spec, int rank) override;
+  Status poison(void* dst, std::uint64_t bytes) override;
+  Result<check::CheckResult> verify(const void* recv, const check::DataSpec& spec, int rank,
+                                    std::size_t max_report) override;
+  Status write_bytes(void* dst, const void* src, std::size_t bytes) override;
+  IterationClock& clock() override { return clock_; }
+
+ private:
+  HostClock clock_;
+};
+
+}  // namespace collbench::backend

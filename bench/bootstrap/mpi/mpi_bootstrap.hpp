@@ -1,0 +1,13 @@
+// Bootstrap over MPI_COMM_WORLD (mpirun, srun with PMI/PMIx).
+#pragma once
+
+#include <memory>
+
+#include "bench/bootstrap/bootstrap.hpp"
+#include "bench/mpi/mpi_runtime.hpp"
+
+namespace collbench::bootstrap {
+
+Result<std::unique_ptr<Bootstrap>> make_mpi_bootstrap(std::shared_ptr<mpi::Runtime> runtime);
+
+}  // namespace collbench::bootstrap

@@ -1,0 +1,92 @@
+#include "bench/cli/app.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "bench/cli/launch_env.hpp"
+#include "bench/cli/run_command.hpp"
+#include "bench/cli/signals.hpp"
+#include "bench/cli/wiring.hpp"
+#include "collbench_build_info.hpp"
+#include "common/exit_code.hpp"
+#include "report/json_schema.hpp"
+
+namespace collbench::cli {
+namespace {
+
+int report_error(const Status& status, const std::string& who) {
+  std::string line = "collbench: " + who + (who.empty() ? "" : ": ") + "error: " + status.message();
+  const bool user_error = status.code() == ErrorCode::kUsage || status.code() == ErrorCode::kWrongData ||
+                          status.code() == ErrorCode::kInterrupted;
+  if (!user_error && !status.where().empty()) line += " [" + status.where() + "]";
+  std::cerr << line << std::endl;
+  return static_cast<int>(exit_code_for(status));
+}
+
+std::string footer() {
+  return "\n" + exit_code_help() + "\nBuilt with " + compiled_features() + ".\nDocumentation: README.md, docs/.\n";
+}
+
+int validate_command(const std::vector<std::string>& files) {
+  int worst = 0;
+  for (const auto& file : files) {
+    Status s = report::validate_run_file(file);
+    if (s.ok()) {
+      std::cout << file << ": valid collbench run (schema version " << report::kRunSchemaVersion << ")\n";
+    } else {
+      worst = std::max(worst, report_error(s, file));
+    }
+  }
+  return worst;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Before anything starts a thread (MPI does), so that every thread inherits the mask.
+  SignalStop signals;
+  const std::vector<std::string> args(argv, argv + argc);
+  const bool speaker = read_launch_env().likely_rank() == 0;
+
+  CLI::App app{"collbench " COLLBENCH_VERSION ": correctness-checked collective bandwidth benchmarks", "collbench"};
+  app.footer(footer());
+  app.set_version_flag("--version", std::string("collbench " COLLBENCH_VERSION " (" COLLBENCH_GIT_COMMIT ")"));
+  app.require_subcommand(1);
+
+  CLI::App* run = app.add_subcommand("run", "Sweep message sizes of one or more collectives, check every element, "
+                                            "print the nccl-tests table and write JSON (-J)");
+  run->footer(footer());
+  RawRunFlags raw;
+  add_run_flags(*run, raw);
+
+  CLI::App* validate = app.add_subcommand("validate", "Check that JSON files follow the collbench run schema");
+  std::vector<std::string> files;
+  validate->add_option("file", files, "JSON files written by collbench run -J")->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    if (speaker) app.exit(e);
+    return 0;
+  } catch (const CLI::CallForVersion& e) {
+    if (speaker) app.exit(e);
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    const Status s = Status::error(ErrorCode::kUsage, e.what() + std::string(" (see collbench --help)"));
+    return speaker ? report_error(s, "") : static_cast<int>(ExitCode::kUsage);
+  }
+
+  if (*validate) return validate_command(files);
+
+  auto cmd = resolve_run_flags(raw);
+  if (!cmd.ok()) return speaker ? report_error(cmd.status(), "") : static_cast<int>(exit_code_for(cmd.status()));
+  CommandResult result = run_command(*cmd, args, signals.token());
+  if (result.status.ok()) return 0;
+  if (!result.printable) return static_cast<int>(exit_code_for(result.status));
+  return report_error(result.status, "rank " + std::to_string(result.rank) + " on " + result.host);
+}
+
+}  // namespace collbench::cli

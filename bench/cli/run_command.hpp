@@ -1,0 +1,22 @@
+// `collbench run`: wires bootstrap, backend, reporters and the engine for one sweep.
+#pragma once
+
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "bench/cli/run_flags.hpp"
+#include "common/status.hpp"
+
+namespace collbench::cli {
+
+struct CommandResult {
+  Status status;
+  int rank = 0;          // this process's rank, once known
+  std::string host;
+  bool printable = true; // false on ranks that should stay quiet about a job-wide error
+};
+
+CommandResult run_command(const RunCommand& cmd, const std::vector<std::string>& argv, std::stop_token stop);
+
+}  // namespace collbench::cli

@@ -1,0 +1,64 @@
+// The flags of `collbench run` (nccl-tests' flag set plus collbench's own), parsed into the
+// immutable options the engine and the wiring code consume.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "bench/engine/run_options.hpp"
+#include "common/status.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace collbench::cli {
+
+// What the command line says, as typed. Numbers stay strings until resolve_run_flags()
+// parses them, so every error can name its flag and value.
+struct RawRunFlags {
+  std::vector<std::string> collectives;
+  std::string min_bytes = "8";
+  std::string max_bytes = "64M";
+  std::string step_factor;
+  std::string step_bytes;
+  std::string iterations = "20";
+  std::string warmup = "1";
+  std::string check = "1";
+  std::string datatype = "float";
+  std::string op = "sum";
+  std::string root = "0";
+  std::string average = "1";
+  std::string blocking = "0";
+  std::string run_cycles = "1";
+  std::string timeout = "0";
+  std::string output_file;
+  std::string seed = "1";
+  std::string threads = "1";
+  std::string gpus = "1";
+  std::string agg_iters = "1";
+  std::string graph = "0";
+  std::string fault;
+  std::string bootstrap = "auto";
+  std::string backend = "auto";
+  bool force = false;
+  bool no_progress = false;
+};
+
+struct RunCommand {
+  engine::RunOptions run;
+  double timeout_s = 0;          // 0: no watchdog
+  std::string output_file;       // empty: no JSON
+  bool force = false;            // overwrite an existing output file
+  std::string bootstrap = "auto";
+  std::string backend = "auto";
+  bool progress = true;
+};
+
+void add_run_flags(CLI::App& app, RawRunFlags& raw);
+Result<RunCommand> resolve_run_flags(const RawRunFlags& raw);
+
+// "corrupt-rank=1,index=0" and friends; see `collbench run --help`.
+Result<engine::FaultPlan> parse_fault(std::string_view spec);
+
+}  // namespace collbench::cli

@@ -1,0 +1,101 @@
+#include "bench/cli/wiring.hpp"
+
+#include "bench/bootstrap/single.hpp"
+#include "collbench_build_info.hpp"
+#include "topo/host_info.hpp"
+
+#if COLLBENCH_HAVE_MPI
+#include "bench/backend/mpi/mpi_backend.hpp"
+#include "bench/bootstrap/mpi/mpi_bootstrap.hpp"
+#include "bench/mpi/mpi_runtime.hpp"
+#endif
+
+namespace collbench::cli {
+
+struct Wiring::State {
+#if COLLBENCH_HAVE_MPI
+  std::shared_ptr<mpi::Runtime> mpi;
+
+  Result<std::shared_ptr<mpi::Runtime>> mpi_runtime() {
+    if (!mpi) COLLBENCH_ASSIGN_OR_RETURN(mpi, mpi::Runtime::create());
+    return mpi;
+  }
+#endif
+};
+
+Wiring::Wiring() : state_(std::make_unique<State>()) {}
+Wiring::~Wiring() = default;
+
+namespace {
+
+Status launch_error(std::string message) { return Status::error(ErrorCode::kLaunch, std::move(message)); }
+
+// Refuses the classic silent misbuild: a launcher started N processes, each of which would
+// otherwise believe it is rank 0 of 1 and benchmark alone.
+Status check_not_alone(const LaunchEnv& env) {
+  if (env.launched_by_mpi() && *env.mpi_size > 1) {
+    return launch_error("started by an MPI launcher (" + std::to_string(*env.mpi_size) +
+                        " processes) but this collbench was built without MPI; rebuild with libopenmpi-dev installed");
+  }
+  if (env.slurm_size && *env.slurm_size > 1) {
+    return launch_error("started by srun with SLURM_NTASKS=" + std::to_string(*env.slurm_size) +
+                        " but no MPI process manager is visible; use srun --mpi=pmix (or pmi2)");
+  }
+  if (env.torch_size && *env.torch_size > 1) {
+    return launch_error("WORLD_SIZE=" + std::to_string(*env.torch_size) +
+                        " asks for an environment rendezvous, which this build does not offer yet; launch with mpirun");
+  }
+  return ok_status();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<bootstrap::Bootstrap>> Wiring::make_bootstrap(std::string_view choice, const LaunchEnv& env) {
+  const bool want_mpi = choice == "mpi" || (choice == "auto" && env.launched_by_mpi());
+  if (want_mpi) {
+#if COLLBENCH_HAVE_MPI
+    COLLBENCH_ASSIGN_OR_RETURN(auto runtime, state_->mpi_runtime());
+    COLLBENCH_ASSIGN_OR_RETURN(auto boot, bootstrap::make_mpi_bootstrap(runtime));
+    if (env.mpi_size && *env.mpi_size != boot->size()) {
+      return launch_error("the launcher started " + std::to_string(*env.mpi_size) + " processes but MPI sees " +
+                          std::to_string(boot->size()) + ": collbench was built against a different MPI than mpirun's");
+    }
+    return boot;
+#else
+    if (choice == "mpi") return Status::error(ErrorCode::kUnsupported, "--bootstrap mpi: this build has no MPI");
+#endif
+  }
+  if (choice == "auto") COLLBENCH_RETURN_IF_ERROR(check_not_alone(env));
+  return std::unique_ptr<bootstrap::Bootstrap>(std::make_unique<bootstrap::SingleBootstrap>());
+}
+
+Result<std::unique_ptr<backend::Backend>> Wiring::make_backend(std::string_view choice, bootstrap::Bootstrap& boot,
+                                                               std::string& note) {
+#if COLLBENCH_HAVE_MPI
+  if (choice == "auto") note = "no GPU backend in this build: measuring MPI collectives on host memory";
+  if (boot.name() != "mpi" && boot.size() > 1) {
+    return launch_error("the MPI backend needs ranks launched by mpirun or srun (bootstrap is " +
+                        std::string(boot.name()) + ")");
+  }
+  COLLBENCH_ASSIGN_OR_RETURN(auto runtime, state_->mpi_runtime());
+  return backend::make_mpi_backend(runtime, boot.rank(), boot.size(), topo::allowed_cpus());
+#else
+  (void)choice;
+  (void)boot;
+  (void)note;
+  return Status::error(ErrorCode::kUnsupported, "this build has no collective backend (neither MPI nor NCCL was found)");
+#endif
+}
+
+std::string compiled_features() {
+  std::string out = "bootstraps: single";
+  if (COLLBENCH_HAVE_MPI) out += ", mpi";
+  out += "; backends:";
+  if (COLLBENCH_HAVE_MPI) out += " mpi";
+  if (COLLBENCH_HAVE_NCCL) out += " nccl";
+  out += "; topology: ";
+  out += COLLBENCH_HAVE_HWLOC ? "hwloc" : "none";
+  return out;
+}
+
+}  // namespace collbench::cli

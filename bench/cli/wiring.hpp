@@ -1,0 +1,36 @@
+// Chooses and creates the bootstrap and the backend for a command. The only code that knows
+// which libraries this build has (COLLBENCH_HAVE_*) and which launcher started the process.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "bench/backend/backend.hpp"
+#include "bench/bootstrap/bootstrap.hpp"
+#include "bench/cli/launch_env.hpp"
+
+namespace collbench::cli {
+
+class Wiring {
+ public:
+  Wiring();
+  ~Wiring();
+  Wiring(const Wiring&) = delete;
+  Wiring& operator=(const Wiring&) = delete;
+
+  // choice: "auto", "mpi" or "single".
+  Result<std::unique_ptr<bootstrap::Bootstrap>> make_bootstrap(std::string_view choice, const LaunchEnv& env);
+  // choice: "auto" or "mpi". `note` receives a one-line explanation of an automatic choice.
+  Result<std::unique_ptr<backend::Backend>> make_backend(std::string_view choice, bootstrap::Bootstrap& boot,
+                                                         std::string& note);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// Names of the bootstraps and backends compiled into this binary, for --help and version.
+std::string compiled_features();
+
+}  // namespace collbench::cli

@@ -1,0 +1,169 @@
+#include "bench/engine/runner.hpp"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <csignal>
+
+#include "bench/engine/progress_model.hpp"
+#include "bench/engine/stats.hpp"
+#include "bench/engine/timing.hpp"
+#include "bench/engine/verification.hpp"
+
+namespace collbench::engine {
+namespace {
+
+using report::Placement;
+
+PlacementBuffers buffers_for(const RowPlan& row, Placement placement, const backend::Buffer& send,
+                             const backend::Buffer& recv, int rank) {
+  const std::uint64_t elem = traits(row.type).size;
+  const auto r = static_cast<std::uint64_t>(rank);
+  PlacementBuffers b;
+  b.region = recv.data();
+  if (placement == Placement::kOutOfPlace) {
+    b.send = send.data();
+    b.recv = recv.data();
+    b.region_bytes = row.counts.recv * elem;
+  } else {
+    // nccl-tests' in-place layout: both pointers inside the receive buffer.
+    b.send = recv.at(row.counts.send_inplace_offset * r * elem);
+    b.recv = recv.at(row.counts.recv_inplace_offset * r * elem);
+    b.region_bytes = std::max(row.counts.send, row.counts.recv) * elem;
+  }
+  return b;
+}
+
+double combine(const std::vector<double>& per_rank, Average mode) {
+  double out = per_rank[0];
+  for (double t : per_rank) {
+    if (mode == Average::kMin) out = std::min(out, t);
+    if (mode == Average::kMax) out = std::max(out, t);
+  }
+  if (mode == Average::kMean) {
+    out = 0;
+    for (double t : per_rank) out += t;
+    out /= static_cast<double>(per_rank.size());
+  }
+  return out;
+}
+
+// A signal may reach some ranks only, or reach them between different rows: every rank
+// stops at the same row boundary once any of them was asked to.
+Result<bool> agree_to_stop(bootstrap::Bootstrap& boot, const std::stop_token& stop) {
+  std::array<double, 1> flag = {stop.stop_requested() ? 1.0 : 0.0};
+  COLLBENCH_RETURN_IF_ERROR(boot.allreduce(flag, ReduceOp::kMax));
+  return flag[0] != 0;
+}
+
+}  // namespace
+
+Result<report::Measurement> Runner::measure_placement(const RowPlan& row, Placement placement) {
+  const int rank = boot_.rank();
+  const PlacementBuffers buf = buffers_for(row, placement, send_, recv_, rank);
+  const backend::Call call{row.collective, row.type, row.op, row.root, row.counts, buf.send, buf.recv};
+
+  const check::DataSpec spec = check::make_data_spec(row.collective, row.type, row.op, boot_.size(), row.root,
+                                                     row.counts, check_seed(options_, 0));
+  COLLBENCH_RETURN_IF_ERROR(backend_.poison(buf.region, buf.region_bytes));
+  COLLBENCH_RETURN_IF_ERROR(backend_.fill_input(buf.send, row.counts.send, spec, rank));
+  COLLBENCH_RETURN_IF_ERROR(warm_up(backend_, call, options_.warmup_iterations));
+  LoopTimes loop;
+  COLLBENCH_RETURN_IF_ERROR(time_loop(backend_, boot_, call, options_.iterations, options_.blocking, options_.fault, loop));
+
+  // Cross-rank figures, all outside the timed region.
+  report::Measurement m;
+  m.placement = placement;
+  m.iterations = options_.iterations;
+  std::vector<double> per_rank(static_cast<std::size_t>(boot_.size()));
+  const double mine = loop.elapsed_us / static_cast<double>(options_.iterations);
+  COLLBENCH_RETURN_IF_ERROR(boot_.allgather(std::as_bytes(std::span(&mine, 1)), std::as_writable_bytes(std::span(per_rank))));
+  COLLBENCH_RETURN_IF_ERROR(boot_.allreduce(loop.iteration_us, ReduceOp::kMax));
+  m.time_us = combine(per_rank, options_.average);
+  m.per_iteration = time_stats(loop.iteration_us);
+  const auto slowest = static_cast<std::size_t>(std::max_element(per_rank.begin(), per_rank.end()) - per_rank.begin());
+  m.slowest_rank = static_cast<int>(slowest);
+  m.slowest_host = hosts_[slowest];
+  m.slowest_rank_time_us = per_rank[slowest];
+
+  const std::uint32_t elem = traits(row.type).size;
+  const double bytes = coll::algbw_bytes(row.collective, row.counts, elem, boot_.size());
+  m.algbw_gbps = coll::algbw_gbps(bytes, m.time_us * 1e-6);
+  m.busbw_gbps = coll::busbw_gbps(row.collective, m.algbw_gbps, boot_.size());
+
+  if (options_.check_iterations > 0) {
+    COLLBENCH_ASSIGN_OR_RETURN(CheckOutcome checked, check_row(backend_, boot_, options_, {row, call, buf, hosts_}));
+    m.checked = true;
+    m.wrong = checked.wrong;
+    m.mismatches = std::move(checked.mismatches);
+  }
+  return m;
+}
+
+Result<report::SizeRecord> Runner::measure_row(const RowPlan& row) {
+  const auto& t = coll::traits(row.collective);
+  const std::uint32_t elem = traits(row.type).size;
+  report::SizeRecord rec;
+  rec.collective = std::string(t.name);
+  rec.dtype = std::string(to_string(row.type));
+  rec.op = t.takes_op ? std::string(to_string(row.op)) : "none";
+  rec.root = row.root;
+  rec.size_bytes = coll::reported_bytes(row.counts, elem);
+  rec.count = row.counts.param;
+  if (auto reason = backend_.unsupported(row.collective, row.type, row.op, boot_.size())) {
+    rec.skipped = "not supported by this backend: " + *reason;
+  } else if (row.counts.param == 0) {
+    rec.skipped = "fewer than one element per rank at " + std::to_string(row.requested_bytes) + " B";
+  } else {
+    for (Placement p : {Placement::kOutOfPlace, Placement::kInPlace}) {
+      COLLBENCH_ASSIGN_OR_RETURN(auto m, measure_placement(row, p));
+      rec.placements.push_back(std::move(m));
+    }
+  }
+  return rec;
+}
+
+Status Runner::finish(RunOutcome& outcome, report::RunStatus status, const Status& error) {
+  outcome.summary = report::summarize(outcome.rows);
+  if (status != report::RunStatus::kOk) outcome.summary.status = status;
+  if (!error.ok()) outcome.summary.error = error.message();
+  return reporter_.end(outcome.summary);
+}
+
+Result<RunOutcome> Runner::run(const SweepPlan& plan, const report::RunContext& context, std::stop_token stop) {
+  hosts_.clear();
+  for (const auto& r : context.ranks) hosts_.push_back(r.host);
+  COLLBENCH_ASSIGN_OR_RETURN(send_, backend_.allocate(std::max<std::uint64_t>(plan.send_buffer_bytes, 1)));
+  COLLBENCH_ASSIGN_OR_RETURN(recv_, backend_.allocate(std::max<std::uint64_t>(plan.recv_buffer_bytes, 1)));
+  COLLBENCH_RETURN_IF_ERROR(reporter_.begin(context));
+
+  RunOutcome outcome;
+  ProgressModel progress(plan, options_.run_cycles);
+  const auto start = std::chrono::steady_clock::now();
+  for (std::uint64_t cycle = 0; options_.run_cycles == 0 || cycle < options_.run_cycles; ++cycle) {
+    for (const RowPlan& row : plan.rows) {
+      COLLBENCH_ASSIGN_OR_RETURN(const bool stopping, agree_to_stop(boot_, stop));
+      if (stopping) {
+        COLLBENCH_RETURN_IF_ERROR(finish(outcome, report::RunStatus::kInterrupted, ok_status()));
+        return Status::error(ErrorCode::kInterrupted, "interrupted after " + std::to_string(outcome.rows.size()) + " rows");
+      }
+      auto rec = measure_row(row);
+      if (!rec.ok()) {
+        (void)finish(outcome, report::RunStatus::kError, rec.status());
+        return rec.status();
+      }
+      outcome.rows.push_back(std::move(rec).value());
+      COLLBENCH_RETURN_IF_ERROR(reporter_.row(outcome.rows.back()));
+      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      reporter_.progress(progress.after_row(outcome.rows.back().collective, row.requested_bytes, elapsed));
+      if (options_.fault.kill_rank && *options_.fault.kill_rank == boot_.rank() &&
+          row.requested_bytes >= options_.fault.kill_after_bytes) {
+        std::raise(SIGKILL);  // test-only: a rank that dies mid-sweep
+      }
+    }
+  }
+  COLLBENCH_RETURN_IF_ERROR(finish(outcome, report::RunStatus::kOk, ok_status()));
+  return outcome;
+}
+
+}  // namespace collbench::engine

@@ -1,0 +1,56 @@
+// Runs a sweep: for every planned row and both placements, warm up, time, check, combine
+// across ranks, and hand a plain record to the reporter (on rank 0 the real reporters, on
+// the other ranks a reporter that drops everything).
+#pragma once
+
+#include <stop_token>
+#include <vector>
+
+#include "bench/backend/backend.hpp"
+#include "bench/bootstrap/bootstrap.hpp"
+#include "bench/engine/run_options.hpp"
+#include "bench/engine/sweep.hpp"
+#include "report/reporter.hpp"
+
+namespace collbench::engine {
+
+struct RunOutcome {
+  std::vector<report::SizeRecord> rows;
+  report::RunSummary summary;
+};
+
+class Runner {
+ public:
+  Runner(const RunOptions& options, bootstrap::Bootstrap& boot, backend::Backend& backend, report::Reporter& reporter)
+      : options_(options), boot_(boot), backend_(backend), reporter_(reporter) {}
+
+  // Usage errors (sizes, roots) surface here, before anything is allocated or written.
+  Result<SweepPlan> plan() const { return plan_sweep(options_, boot_.size()); }
+
+  // A failure ends the sweep; the reporters still receive end() with the error and the
+  // rows finished so far. A stop request ends it after the current row (status interrupted).
+  Result<RunOutcome> run(const SweepPlan& plan, const report::RunContext& context, std::stop_token stop);
+
+ private:
+  Result<report::SizeRecord> measure_row(const RowPlan& row);
+  Result<report::Measurement> measure_placement(const RowPlan& row, report::Placement placement);
+  Status finish(RunOutcome& outcome, report::RunStatus status, const Status& error);
+
+  const RunOptions& options_;
+  bootstrap::Bootstrap& boot_;
+  backend::Backend& backend_;
+  report::Reporter& reporter_;
+  backend::Buffer send_;
+  backend::Buffer recv_;
+  std::vector<std::string> hosts_;  // host of each rank
+};
+
+// A reporter for the ranks that do not report.
+class NullReporter final : public report::Reporter {
+ public:
+  Status begin(const report::RunContext&) override { return ok_status(); }
+  Status row(const report::SizeRecord&) override { return ok_status(); }
+  Status end(const report::RunSummary&) override { return ok_status(); }
+};
+
+}  // namespace collbench::engine

@@ -1,0 +1,58 @@
+# Shared by scripts/run.sh and scripts/test.sh: install what is missing, configure, build.
+# Source it; it defines collbench_setup and BUILD_DIR.
+
+set -euo pipefail
+ROOT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD_DIR="${COLLBENCH_BUILD_DIR:-$ROOT_DIR/build}"
+BUILD_TYPE="${COLLBENCH_BUILD_TYPE:-Release}"
+
+# Debian packages the build and the tests need.
+DEB_PACKAGES=(cmake ninja-build g++ pkg-config libopenmpi-dev openmpi-bin libhwloc-dev hwloc
+              nlohmann-json3-dev libcli11-dev libgtest-dev libbenchmark-dev)
+
+missing_packages() {
+  local missing=()
+  for p in "${DEB_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  echo "${missing[@]:-}"
+}
+
+install_dependencies() {
+  command -v dpkg-query >/dev/null || { echo "collbench: not a Debian system; install: ${DEB_PACKAGES[*]}" >&2; return 0; }
+  local missing
+  missing="$(missing_packages)"
+  [ -z "$missing" ] && return 0
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "collbench: missing packages: $missing" >&2
+    echo "collbench: run: sudo apt-get update && sudo apt-get install -y $missing" >&2
+    exit 1
+  fi
+  echo "collbench: installing $missing" >&2
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+}
+
+configure_and_build() {
+  local generator=()
+  command -v ninja >/dev/null && generator=(-G Ninja)
+  if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
+    cmake -S "$ROOT_DIR" -B "$BUILD_DIR" "${generator[@]}" -DCMAKE_BUILD_TYPE="$BUILD_TYPE" "$@" >/dev/null
+  elif [ "$#" -gt 0 ]; then
+    cmake "$BUILD_DIR" "$@" >/dev/null
+  fi
+  cmake --build "$BUILD_DIR" --parallel "$(nproc)"
+}
+
+collbench_setup() {
+  install_dependencies
+  configure_and_build "$@"
+}
+
+# mpirun flags this machine needs: root needs explicit permission; more ranks than cores
+# need --oversubscribe.
+mpirun_flags() {
+  local flags=(--oversubscribe)
+  [ "$(id -u)" -eq 0 ] && flags+=(--allow-run-as-root)
+  echo "${flags[@]}"
+}

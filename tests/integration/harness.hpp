@@ -1,0 +1,36 @@
+// Runs the real collbench binary (alone or under mpirun) for integration tests: captures
+// exit code, stdout and stderr, and kills the process group after a time limit so that no
+// test can hang the suite.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace collbench::testing {
+
+struct Outcome {
+  int exit_code = -1;   // -1 when killed by a signal or the time limit
+  bool timed_out = false;
+  double seconds = 0;
+  std::string out;
+  std::string err;
+};
+
+// argv[0] is looked up in PATH. `env` entries are "NAME=value" added to the environment.
+Outcome run_process(const std::vector<std::string>& argv, double time_limit_s = 120,
+                    const std::vector<std::string>& env = {});
+
+// collbench itself (COLLBENCH_BINARY), with arguments.
+std::vector<std::string> collbench(const std::vector<std::string>& args);
+
+// mpirun -np N [root and oversubscribe flags as needed] collbench args...
+std::vector<std::string> mpirun_collbench(int ranks, const std::vector<std::string>& args,
+                                          const std::vector<std::string>& mpirun_args = {});
+
+// A fresh empty directory under the build tree for one test's files.
+std::string scratch_dir(const std::string& name);
+
+std::string read_file(const std::string& path);
+bool file_exists(const std::string& path);
+
+}  // namespace collbench::testing
