@@ -1,0 +1,29 @@
+// Validation of JSON text against a JSON Schema (draft 2020-12), for the subset that
+// report/schema/run.schema.json uses:
+//   type (a name or an array of names), const, enum, minimum, required, properties,
+//   additionalProperties (false or a schema), items (one schema), $ref ("#/..." pointers into
+//   the same schema), if/then/else; annotations ($schema, $id, $comment, title, description,
+//   default, examples, $defs) are accepted and ignored.
+// A schema that uses any other keyword is rejected rather than half-checked. A $ref that leads
+// back to itself without descending into the document is not detected (the run schema has none).
+#pragma once
+
+#include <string_view>
+
+#include "common/status.hpp"
+
+namespace collbench::report {
+
+// OK, or a one-line error naming the JSON pointer of the first violation, e.g.
+// "/results/3/busbw_gbps: expected number or string, got boolean". ErrorCode::kUsage for a bad
+// document, kInternal for a bad schema.
+Status validate_json(std::string_view schema_text, std::string_view document_text);
+
+// validate_json against the run schema embedded at build time, after two friendlier checks:
+// "schema" must be "collbench.run" and "schema_version" one this build reads.
+Status validate_run_json(std::string_view text);
+
+// The text of report/schema/run.schema.json, as it was when the library was built.
+std::string_view run_schema_text();
+
+}  // namespace collbench::report

@@ -1,0 +1,154 @@
+#include "report/run_json.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "report/json_schema.hpp"
+#include "sample_run.hpp"
+
+namespace collbench::report {
+namespace {
+
+using testing::measured;
+using testing::sample_document;
+using testing::sized;
+
+TEST(RunJson, WrittenDocumentIsValid) {
+  const Status s = validate_run_json(to_json_text(sample_document()));
+  EXPECT_TRUE(s.ok()) << s.message();
+}
+
+TEST(RunJson, RoundTripsByteForByte) {
+  const std::string text = to_json_text(sample_document());
+  auto parsed = parse_run_json(text);
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  EXPECT_EQ(to_json_text(*parsed), text);
+}
+
+TEST(RunJson, MatchesGoldenFile) {
+  // Any difference here changes the file format: update the fixture deliberately, and bump
+  // kRunSchemaVersion when old readers would misread the new layout.
+  const std::string golden_path = COLLBENCH_FIXTURES_DIR "/report/run_sample.json";
+  std::ifstream in(golden_path, std::ios::binary);
+  std::stringstream golden;
+  golden << in.rdbuf();
+  const std::string actual = to_json_text(sample_document());
+  if (actual != golden.str()) {
+    const auto dump = std::filesystem::temp_directory_path() / "run_sample.actual.json";
+    std::ofstream(dump, std::ios::binary) << actual;
+    ADD_FAILURE() << "output differs from " << golden_path << "; actual output written to " << dump.string();
+  }
+}
+
+TEST(RunJson, ParseRegroupsPlacementsIntoRows) {
+  auto parsed = parse_run_json(to_json_text(sample_document()));
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  const auto& rows = parsed->rows;
+  ASSERT_EQ(rows.size(), 5u);
+  EXPECT_EQ(rows[0].placements.size(), 2u);
+  EXPECT_EQ(rows[0].placements[1].placement, Placement::kInPlace);
+  EXPECT_EQ(rows[2].size_bytes, 8589934592u);
+  EXPECT_DOUBLE_EQ(rows[2].placements[0].busbw_gbps, 481.11);
+  ASSERT_TRUE(rows[3].skipped.has_value());
+  EXPECT_EQ(*rows[3].skipped, "out of device memory (needs 32 GiB per rank)");
+  EXPECT_TRUE(rows[3].placements.empty());
+  EXPECT_FALSE(rows[4].placements[1].checked);
+  EXPECT_EQ(rows[4].op, "none");
+}
+
+TEST(RunJson, ContextConfigAndSummarySurvive) {
+  const RunDocument original = sample_document();
+  auto parsed = parse_run_json(to_json_text(original));
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  EXPECT_EQ(parsed->context.env, original.context.env);  // order kept, not sorted
+  EXPECT_EQ(parsed->context.ranks[1].pci_bus_id, "0000:2A:00.0");
+  EXPECT_EQ(parsed->context.config.max_bytes, 8589934592u);
+  EXPECT_EQ(parsed->context.config.collectives, original.context.config.collectives);
+  EXPECT_EQ(parsed->summary.status, RunStatus::kWrongData);
+  EXPECT_EQ(parsed->summary.total_wrong, 3u);
+  EXPECT_EQ(parsed->summary.peak_placement, "in_place");
+  EXPECT_FALSE(parsed->summary.error.has_value());
+}
+
+TEST(RunJson, NonFiniteValuesSurvive) {
+  const std::string text = to_json_text(sample_document());
+  EXPECT_NE(text.find("\"got\": \"nan\""), std::string::npos);
+  EXPECT_NE(text.find("\"got\": \"inf\""), std::string::npos);
+  EXPECT_NE(text.find("\"got\": \"-inf\""), std::string::npos);
+  auto parsed = parse_run_json(text);
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  const auto& mismatches = parsed->rows[4].placements[0].mismatches;
+  ASSERT_EQ(mismatches.size(), 3u);
+  EXPECT_TRUE(std::isnan(mismatches[0].got));
+  EXPECT_EQ(mismatches[1].got, std::numeric_limits<double>::infinity());
+  EXPECT_EQ(mismatches[2].got, -std::numeric_limits<double>::infinity());
+  EXPECT_EQ(mismatches[0].expected, 6);
+  EXPECT_EQ(mismatches[0].index, 17u);
+}
+
+TEST(RunJson, NonFiniteMeasurementsAreWrittenAsStrings) {
+  RunDocument d = sample_document();
+  d.rows[0].placements[0].per_iteration.cv = std::numeric_limits<double>::quiet_NaN();
+  d.rows[0].placements[0].algbw_gbps = std::numeric_limits<double>::infinity();
+  const std::string text = to_json_text(d);
+  EXPECT_TRUE(validate_run_json(text).ok());
+  auto parsed = parse_run_json(text);
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  EXPECT_TRUE(std::isnan(parsed->rows[0].placements[0].per_iteration.cv));
+  EXPECT_TRUE(std::isinf(parsed->rows[0].placements[0].algbw_gbps));
+}
+
+TEST(RunJson, ErrorAndEmptyRunRoundTrip) {
+  RunDocument d{testing::sample_context(), {}, {}};
+  d.summary.status = RunStatus::kTimeout;
+  d.summary.error = "rank 3 (node0002) did not reach the barrier within 300 s";
+  const std::string text = to_json_text(d);
+  EXPECT_NE(text.find("\"peak_placement\": null"), std::string::npos);
+  auto parsed = parse_run_json(text);
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  EXPECT_EQ(parsed->summary.error, d.summary.error);
+  EXPECT_EQ(parsed->summary.status, RunStatus::kTimeout);
+  EXPECT_TRUE(parsed->rows.empty());
+  EXPECT_EQ(to_json_text(*parsed), text);
+}
+
+// Two consecutive rows with the same key (a one-size sweep repeated with -N 2) stay two rows.
+TEST(RunJson, RepeatedKeyStartsANewRow) {
+  RunDocument d{testing::sample_context(), {}, {}};
+  SizeRecord r = sized("all_reduce", "sum", 1024, 256);
+  r.placements = {measured(Placement::kOutOfPlace, 10, 1, 2), measured(Placement::kInPlace, 11, 1, 2)};
+  d.rows = {r, r};
+  auto parsed = parse_run_json(to_json_text(d));
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  ASSERT_EQ(parsed->rows.size(), 2u);
+  EXPECT_EQ(parsed->rows[1].placements.size(), 2u);
+}
+
+TEST(RunJson, ParseReportsWhatIsWrong) {
+  auto not_json = parse_run_json("{\"schema\": ");
+  ASSERT_FALSE(not_json.ok());
+  EXPECT_EQ(not_json.status().code(), ErrorCode::kUsage);
+  EXPECT_EQ(not_json.status().message().rfind("not JSON: parse error at line 1", 0), 0u) << not_json.status().message();
+
+  std::string text = to_json_text(sample_document());
+  text.replace(text.find("\"nranks\": 2"), 11, "\"nranks\": \"2\"");
+  auto mistyped = parse_run_json(text);
+  ASSERT_FALSE(mistyped.ok());
+  EXPECT_EQ(mistyped.status().message(), "/context/nranks: expected integer, got string");
+}
+
+TEST(RunJson, OutOfRangeIntegerIsRejected) {
+  std::string text = to_json_text(sample_document());
+  text.replace(text.find("\"nranks\": 2"), 11, "\"nranks\": 4294967297");
+  auto parsed = parse_run_json(text);
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_NE(parsed.status().message().find("\"nranks\": 4294967297 is out of range"), std::string::npos)
+      << parsed.status().message();
+}
+
+}  // namespace
+}  // namespace collbench::report
