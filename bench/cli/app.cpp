@@ -12,7 +12,9 @@
 #include "bench/cli/wiring.hpp"
 #include "collbench_build_info.hpp"
 #include "common/exit_code.hpp"
+#include "common/file_io.hpp"
 #include "report/json_schema.hpp"
+#include "report/record.hpp"
 
 namespace collbench::cli {
 namespace {
@@ -33,7 +35,8 @@ std::string footer() {
 int validate_command(const std::vector<std::string>& files) {
   int worst = 0;
   for (const auto& file : files) {
-    Status s = report::validate_run_file(file);
+    auto text = read_text_file(file);
+    Status s = text.ok() ? report::validate_run_json(*text) : text.status();
     if (s.ok()) {
       std::cout << file << ": valid collbench run (schema version " << report::kRunSchemaVersion << ")\n";
     } else {
@@ -86,6 +89,8 @@ int main(int argc, char** argv) {
   CommandResult result = run_command(*cmd, args, signals.token());
   if (result.status.ok()) return 0;
   if (!result.printable) return static_cast<int>(exit_code_for(result.status));
+  // A usage error is the same on every rank and only rank 0 prints it: no rank prefix.
+  if (result.status.code() == ErrorCode::kUsage) return report_error(result.status, "");
   return report_error(result.status, "rank " + std::to_string(result.rank) + " on " + result.host);
 }
 

@@ -2,9 +2,6 @@
 
 #include <unistd.h>
 
-#include <chrono>
-#include <cstdio>
-#include <ctime>
 #include <iostream>
 
 #include "bench/cli/launch_env.hpp"
@@ -12,6 +9,7 @@
 #include "bench/engine/rank_table.hpp"
 #include "bench/engine/runner.hpp"
 #include "collbench_build_info.hpp"
+#include "common/file_io.hpp"
 #include "report/atomic_file.hpp"
 #include "report/json_reporter.hpp"
 #include "report/progress_reporter.hpp"
@@ -20,15 +18,6 @@
 
 namespace collbench::cli {
 namespace {
-
-std::string utc_now() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 report::RunConfig config_of(const engine::RunOptions& o, double timeout_s) {
   report::RunConfig c;
@@ -72,7 +61,7 @@ report::RunContext make_context(const RunCommand& cmd, const std::vector<std::st
   report::RunContext ctx;
   ctx.tool_version = COLLBENCH_VERSION;
   ctx.git_commit = COLLBENCH_GIT_COMMIT;
-  ctx.start_time = utc_now();
+  ctx.start_time = utc_now_iso8601();
   ctx.argv = argv;
   ctx.env = allow_listed_environment();
   ctx.bootstrap = std::string(boot.name());
@@ -134,9 +123,10 @@ CommandResult run_command(const RunCommand& cmd, const std::vector<std::string>&
 
   if (b.rank() == 0) {
     if (!note.empty()) std::cout << "# " << note << "\n";
+    // The progress line goes first: it clears itself before a row reaches a shared terminal.
+    if (cmd.progress && isatty(STDERR_FILENO)) reporters.add(std::make_unique<report::ProgressReporter>(std::cerr));
     reporters.add(std::make_unique<report::TableReporter>(std::cout));
     if (!path->empty()) reporters.add(std::make_unique<report::JsonFileReporter>(*path));
-    if (cmd.progress && isatty(STDERR_FILENO)) reporters.add(std::make_unique<report::ProgressReporter>(std::cerr));
   }
   auto outcome = runner.run(*plan, ctx, stop);
   if (!outcome.ok()) return {outcome.status(), result.rank, result.host, true};

@@ -163,7 +163,9 @@ Result<RunCommand> resolve_run_flags(const RawRunFlags& raw) {
   COLLBENCH_RETURN_IF_ERROR(resolve_compat(raw));
   COLLBENCH_ASSIGN_OR_RETURN(cmd.timeout_s, flag("-T/--timeout", parse_double(raw.timeout)));
   if (cmd.timeout_s < 0) return Status::error(ErrorCode::kUsage, "-T/--timeout: must not be negative");
-  if (!raw.fault.empty()) COLLBENCH_ASSIGN_OR_RETURN(o.fault, parse_fault(raw.fault));
+  if (!raw.fault.empty()) {
+    COLLBENCH_ASSIGN_OR_RETURN(o.fault, parse_fault(raw.fault));
+  }
   if (raw.bootstrap != "auto" && raw.bootstrap != "mpi" && raw.bootstrap != "single") {
     return Status::error(ErrorCode::kUsage, "--bootstrap: unknown value '" + raw.bootstrap + "' (expected auto, mpi, single)");
   }

@@ -17,7 +17,8 @@ struct Wiring::State {
   std::shared_ptr<mpi::Runtime> mpi;
 
   Result<std::shared_ptr<mpi::Runtime>> mpi_runtime() {
-    if (!mpi) COLLBENCH_ASSIGN_OR_RETURN(mpi, mpi::Runtime::create());
+    if (mpi) return mpi;
+    COLLBENCH_ASSIGN_OR_RETURN(mpi, mpi::Runtime::create());
     return mpi;
   }
 #endif

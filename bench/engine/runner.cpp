@@ -9,6 +9,7 @@
 #include "bench/engine/stats.hpp"
 #include "bench/engine/timing.hpp"
 #include "bench/engine/verification.hpp"
+#include "common/file_io.hpp"
 
 namespace collbench::engine {
 namespace {
@@ -125,6 +126,7 @@ Result<report::SizeRecord> Runner::measure_row(const RowPlan& row) {
 
 Status Runner::finish(RunOutcome& outcome, report::RunStatus status, const Status& error) {
   outcome.summary = report::summarize(outcome.rows);
+  outcome.summary.end_time = utc_now_iso8601();
   if (status != report::RunStatus::kOk) outcome.summary.status = status;
   if (!error.ok()) outcome.summary.error = error.message();
   return reporter_.end(outcome.summary);

@@ -51,8 +51,8 @@ TEST_P(RunMpi, CheckedSweep8BTo4MiB) {
   expect_sweep_json(json::parse(read_file(file)), ranks, 4u << 20);
 }
 
-INSTANTIATE_TEST_SUITE_P(Ranks, RunMpi, ::testing::Values(2, 4), [](const auto& info) {
-  return "np" + std::to_string(info.param);
+INSTANTIATE_TEST_SUITE_P(Ranks, RunMpi, ::testing::Values(2, 4), [](const auto& param_info) {
+  return "np" + std::to_string(param_info.param);
 });
 
 TEST(RunMpi, ThreeRanksEveryCheckedTypeAndOp) {
