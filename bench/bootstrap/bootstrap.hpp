@@ -33,6 +33,9 @@ class Bootstrap {
   virtual Status allreduce(std::span<double> values, ReduceOp op) = 0;
   // Ends the whole job as fast as the launcher allows; never returns.
   [[noreturn]] virtual void abort(int exit_code) = 0;
+  // Ranks the exchange in progress is still waiting for; empty when unknown. Thread-safe:
+  // the watchdog asks while the main thread is blocked.
+  virtual std::vector<int> missing_ranks() const { return {}; }
 };
 
 // Variable-length allgather: every rank's string, in rank order.

@@ -2,6 +2,8 @@
 // without their vendor types, so host code and device kernels agree on every bit.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 
@@ -56,6 +58,42 @@ COLLBENCH_HD std::uint32_t encode_nonnegative(double x, MiniFloat f) {
     ++e;
   }
   return static_cast<std::uint32_t>((static_cast<std::uint64_t>(e + f.bias) << f.man_bits) | mantissa);
+}
+
+// Round-to-nearest-even encoding of any double: signs, subnormals, NaN, and overflow (to
+// infinity, or to NaN for formats without one). Host only: the reference arithmetic for
+// narrow types.
+inline std::uint32_t encode_rne(double x, MiniFloat f) {
+  const std::uint32_t sign = std::signbit(x) ? 1u << (f.exp_bits + f.man_bits) : 0u;
+  const std::uint32_t exp_max = (1u << f.exp_bits) - 1;
+  const std::uint32_t man_max = (1u << f.man_bits) - 1;
+  const std::uint32_t nan = sign | (exp_max << f.man_bits) | man_max;
+  const std::uint32_t overflow = f.has_inf ? sign | (exp_max << f.man_bits) : nan;
+  if (std::isnan(x)) return nan;
+  const double a = std::fabs(x);
+  if (std::isinf(a)) return overflow;
+  if (a == 0) return sign;
+  int e2 = 0;
+  (void)std::frexp(a, &e2);
+  int exponent = e2 - 1;  // a = 1.m * 2^exponent
+  const int min_normal = 1 - f.bias;
+  const int quantum = std::max(exponent, min_normal) - f.man_bits;
+  auto q = static_cast<std::uint64_t>(std::nearbyint(std::ldexp(a, -quantum)));  // ties to even
+  std::uint64_t exp_field = 0;
+  if (exponent < min_normal) {
+    exp_field = q >> f.man_bits;  // a subnormal that rounded up becomes the smallest normal
+    q &= man_max;
+  } else {
+    if (q >> (f.man_bits + 1)) {
+      q >>= 1;
+      ++exponent;
+    }
+    exp_field = static_cast<std::uint64_t>(exponent + f.bias);
+    q &= man_max;
+  }
+  const std::uint64_t largest_exp = f.has_inf ? exp_max - 1 : exp_max;
+  if (exp_field > largest_exp || (!f.has_inf && exp_field == exp_max && q == man_max)) return overflow;
+  return sign | static_cast<std::uint32_t>(exp_field << f.man_bits) | static_cast<std::uint32_t>(q);
 }
 
 // Decodes any bit pattern, specials included (host only: for reporting what a rank held).

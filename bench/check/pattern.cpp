@@ -37,7 +37,7 @@ Pattern make_pattern(DataType type, ReduceOp op, bool reduction, int nranks, std
 
   if (reduction && sum_like) {
     p.kind = PatternKind::kSum;
-    p.scale = op == ReduceOp::kPreMulSum ? 2 : 1;
+    p.scale = op == ReduceOp::kPreMulSum ? kPreMulScalar : 1;
     const std::uint64_t budget = limit / p.scale;  // the largest sum allowed
     std::uint64_t k = 2;
     if (2 * n <= budget) k = std::min(kMaxK, pow2_floor(budget / n));

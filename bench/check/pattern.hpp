@@ -24,6 +24,9 @@ enum class PatternKind : std::uint8_t {
 // so with many ranks and a narrow type every rank still contributes somewhere.
 inline constexpr int kBlockShift = 12;
 
+// premulsum's scalar: every backend multiplies each input by it before summing.
+inline constexpr std::uint64_t kPreMulScalar = 2;
+
 struct Pattern {
   PatternKind kind = PatternKind::kDense;
   ReduceOp op = ReduceOp::kSum;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bench/cli/launch_env.hpp"
+#include "bench/cli/preflight_command.hpp"
 #include "bench/cli/run_command.hpp"
 #include "bench/cli/signals.hpp"
 #include "bench/cli/wiring.hpp"
@@ -14,7 +15,6 @@
 #include "common/exit_code.hpp"
 #include "common/file_io.hpp"
 #include "report/json_schema.hpp"
-#include "report/record.hpp"
 
 namespace collbench::cli {
 namespace {
@@ -36,11 +36,11 @@ int validate_command(const std::vector<std::string>& files) {
   int worst = 0;
   for (const auto& file : files) {
     auto text = read_text_file(file);
-    Status s = text.ok() ? report::validate_run_json(*text) : text.status();
-    if (s.ok()) {
-      std::cout << file << ": valid collbench run (schema version " << report::kRunSchemaVersion << ")\n";
+    auto kind = text.ok() ? report::validate_document_json(*text) : Result<std::string>(text.status());
+    if (kind.ok()) {
+      std::cout << file << ": valid " << *kind << " document\n";
     } else {
-      worst = std::max(worst, report_error(s, file));
+      worst = std::max(worst, report_error(kind.status(), file));
     }
   }
   return worst;
@@ -65,9 +65,15 @@ int main(int argc, char** argv) {
   RawRunFlags raw;
   add_run_flags(*run, raw);
 
-  CLI::App* validate = app.add_subcommand("validate", "Check that JSON files follow the collbench run schema");
+  CLI::App* preflight = app.add_subcommand("preflight", "Prove the process group works: every rank all_reduces its "
+                                                       "rank number and must receive N(N-1)/2; launch mistakes are named");
+  preflight->footer(footer());
+  RawPreflightFlags raw_preflight;
+  add_preflight_flags(*preflight, raw_preflight);
+
+  CLI::App* validate = app.add_subcommand("validate", "Check JSON files written by collbench against their schema");
   std::vector<std::string> files;
-  validate->add_option("file", files, "JSON files written by collbench run -J")->required();
+  validate->add_option("file", files, "JSON files written by collbench run/preflight -J")->required();
 
   try {
     app.parse(argc, argv);
@@ -84,9 +90,16 @@ int main(int argc, char** argv) {
 
   if (*validate) return validate_command(files);
 
-  auto cmd = resolve_run_flags(raw);
-  if (!cmd.ok()) return speaker ? report_error(cmd.status(), "") : static_cast<int>(exit_code_for(cmd.status()));
-  CommandResult result = run_command(*cmd, args, signals.token());
+  CommandResult result;
+  if (*preflight) {
+    auto cmd = resolve_preflight_flags(raw_preflight);
+    if (!cmd.ok()) return speaker ? report_error(cmd.status(), "") : static_cast<int>(exit_code_for(cmd.status()));
+    result = preflight_command(*cmd, args);
+  } else {
+    auto cmd = resolve_run_flags(raw);
+    if (!cmd.ok()) return speaker ? report_error(cmd.status(), "") : static_cast<int>(exit_code_for(cmd.status()));
+    result = run_command(*cmd, args, signals);
+  }
   if (result.status.ok()) return 0;
   if (!result.printable) return static_cast<int>(exit_code_for(result.status));
   // A usage error is the same on every rank and only rank 0 prints it: no rank prefix.

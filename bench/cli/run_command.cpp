@@ -5,12 +5,13 @@
 #include <iostream>
 
 #include "bench/cli/launch_env.hpp"
-#include "bench/cli/wiring.hpp"
+#include "bench/cli/output_path.hpp"
+#include "bench/cli/session.hpp"
+#include "bench/cli/signals.hpp"
 #include "bench/engine/rank_table.hpp"
 #include "bench/engine/runner.hpp"
 #include "collbench_build_info.hpp"
 #include "common/file_io.hpp"
-#include "report/atomic_file.hpp"
 #include "report/json_reporter.hpp"
 #include "report/progress_reporter.hpp"
 #include "report/table_reporter.hpp"
@@ -38,21 +39,6 @@ report::RunConfig config_of(const engine::RunOptions& o, double timeout_s) {
   c.timeout_s = timeout_s;
   c.seed = o.seed;
   return c;
-}
-
-// Rank 0 decides where the JSON goes; every rank learns the decision, so a bad path stops
-// the whole job with a usage error before anything runs.
-Result<std::string> agree_output_path(bootstrap::Bootstrap& boot, const RunCommand& cmd) {
-  if (cmd.output_file.empty()) return std::string();
-  std::string decision;
-  if (boot.rank() == 0) {
-    auto path = report::choose_output_path(cmd.output_file, cmd.force);
-    Status writable = path.ok() ? report::check_writable(*path) : path.status();
-    decision = writable.ok() ? "ok:" + *path : "error:" + writable.message();
-  }
-  COLLBENCH_ASSIGN_OR_RETURN(decision, bootstrap::broadcast_string(boot, decision));
-  if (decision.rfind("ok:", 0) == 0) return decision.substr(3);
-  return Status::error(ErrorCode::kUsage, "-J/--output_file " + cmd.output_file + ": " + decision.substr(6));
 }
 
 report::RunContext make_context(const RunCommand& cmd, const std::vector<std::string>& argv,
@@ -92,45 +78,59 @@ Status check_outcome(const engine::RunOutcome& outcome) {
                        std::to_string(outcome.summary.total_wrong) + " wrong elements" + first);
 }
 
+// Saves the rows finished so far the moment a signal arrives, and forgets that duty when
+// the command ends.
+class SaveOnSignal {
+ public:
+  SaveOnSignal(SignalStop& signals, report::GuardedReporter& guarded) : signals_(signals) {
+    signals_.subscribe([&guarded] {
+      (void)guarded.end_early(report::RunStatus::kInterrupted, "interrupted by a signal", utc_now_iso8601());
+    });
+  }
+  ~SaveOnSignal() { signals_.unsubscribe(); }
+  SaveOnSignal(const SaveOnSignal&) = delete;
+  SaveOnSignal& operator=(const SaveOnSignal&) = delete;
+
+ private:
+  SignalStop& signals_;
+};
+
 }  // namespace
 
-CommandResult run_command(const RunCommand& cmd, const std::vector<std::string>& argv, std::stop_token stop) {
-  CommandResult result;
-  result.host = topo::host_name();
-  const LaunchEnv env = read_launch_env();
-  result.rank = env.likely_rank();
-  Wiring wiring;
-  auto boot = wiring.make_bootstrap(cmd.bootstrap, env);
-  if (!boot.ok()) return {boot.status(), result.rank, result.host, true};
-  bootstrap::Bootstrap& b = **boot;
+CommandResult run_command(const RunCommand& cmd, const std::vector<std::string>& argv, SignalStop& signals) {
+  CommandResult result{ok_status(), read_launch_env().likely_rank(), topo::host_name(), true};
+  auto session = Session::open({cmd.bootstrap, cmd.backend, cmd.timeout_s});
+  if (!session.ok()) return {session.status(), result.rank, result.host, true};
+  Session& s = **session;
+  bootstrap::Bootstrap& b = s.boot();
   result.rank = b.rank();
-
-  std::string note;
-  auto backend = wiring.make_backend(cmd.backend, b, note);
-  if (!backend.ok()) return {backend.status(), result.rank, result.host, true};
 
   engine::NullReporter quiet;
   report::TeeReporter reporters;
-  engine::Runner runner(cmd.run, b, **backend, b.rank() == 0 ? static_cast<report::Reporter&>(reporters) : quiet);
+  report::GuardedReporter guarded(reporters);
+  engine::Runner runner(cmd.run, b, s.backend(), b.rank() == 0 ? static_cast<report::Reporter&>(guarded) : quiet,
+                        s.watchdog());
   auto plan = runner.plan();
   if (!plan.ok()) return {plan.status(), result.rank, result.host, b.rank() == 0};
-  auto path = agree_output_path(b, cmd);
+  auto path = agree_output_path(b, cmd.output_file, cmd.force);
   if (!path.ok()) return {path.status(), result.rank, result.host, b.rank() == 0};
 
-  auto ranks = engine::gather_rank_table(b, (*backend)->device(), result.host);
+  auto ranks = engine::gather_rank_table(b, s.backend().device(), result.host);
   if (!ranks.ok()) return {ranks.status(), result.rank, result.host, true};
-  const report::RunContext ctx = make_context(cmd, argv, b, **backend, std::move(*ranks));
+  const report::RunContext ctx = make_context(cmd, argv, b, s.backend(), std::move(*ranks));
 
   if (b.rank() == 0) {
-    if (!note.empty()) std::cout << "# " << note << "\n";
+    if (!s.note().empty()) std::cout << "# " << s.note() << "\n";
     // The progress line goes first: it clears itself before a row reaches a shared terminal.
     if (cmd.progress && isatty(STDERR_FILENO)) reporters.add(std::make_unique<report::ProgressReporter>(std::cerr));
     reporters.add(std::make_unique<report::TableReporter>(std::cout));
     if (!path->empty()) reporters.add(std::make_unique<report::JsonFileReporter>(*path));
+    s.guard(&guarded);
   }
-  auto outcome = runner.run(*plan, ctx, stop);
-  if (!outcome.ok()) return {outcome.status(), result.rank, result.host, true};
+  SaveOnSignal save(signals, guarded);
+  auto outcome = runner.run(*plan, ctx, signals.token());
   if (b.rank() == 0 && !path->empty()) std::cout << "# JSON result written to " << *path << "\n";
+  if (!outcome.ok()) return {outcome.status(), result.rank, result.host, true};
   return {check_outcome(*outcome), result.rank, result.host, b.rank() == 0};
 }
 

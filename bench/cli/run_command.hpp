@@ -17,6 +17,9 @@ struct CommandResult {
   bool printable = true; // false on ranks that should stay quiet about a job-wide error
 };
 
-CommandResult run_command(const RunCommand& cmd, const std::vector<std::string>& argv, std::stop_token stop);
+class SignalStop;
+
+// `signals` turns SIGINT/SIGTERM into a stop request and an immediate save of the results.
+CommandResult run_command(const RunCommand& cmd, const std::vector<std::string>& argv, SignalStop& signals);
 
 }  // namespace collbench::cli

@@ -93,6 +93,23 @@ Status resolve_compat(const RawRunFlags& raw) {
 
 }  // namespace
 
+Status check_session_choices(const std::string& bootstrap, const std::string& backend) {
+  if (bootstrap != "auto" && bootstrap != "mpi" && bootstrap != "env" && bootstrap != "single") {
+    return Status::error(ErrorCode::kUsage, "--bootstrap: unknown value '" + bootstrap + "' (expected auto, mpi, env, single)");
+  }
+  if (backend != "auto" && backend != "mpi" && backend != "bootstrap") {
+    return Status::error(ErrorCode::kUsage, "--backend: unknown value '" + backend + "' (expected auto, mpi, bootstrap)");
+  }
+  return ok_status();
+}
+
+Result<double> parse_timeout(const std::string& text) {
+  auto t = parse_double(text);
+  if (!t.ok()) return Status::error(ErrorCode::kUsage, "-T/--timeout: " + t.status().message());
+  if (*t < 0) return Status::error(ErrorCode::kUsage, "-T/--timeout: must not be negative");
+  return *t;
+}
+
 Result<engine::FaultPlan> parse_fault(std::string_view spec) {
   engine::FaultPlan plan;
   const auto bad = [&](std::string_view why) {
@@ -108,7 +125,7 @@ Result<engine::FaultPlan> parse_fault(std::string_view spec) {
     const auto v = *size;
     if (key == "corrupt-rank") plan.corrupt_rank = static_cast<int>(v);
     else if (key == "index") plan.corrupt_index = v;
-    else if (key == "min-size") plan.corrupt_min_bytes = v;
+    else if (key == "min-size") plan.min_bytes = v;
     else if (key == "kill-rank") plan.kill_rank = static_cast<int>(v);
     else if (key == "after-size") plan.kill_after_bytes = v;
     else if (key == "slow-rank") plan.slow_rank = static_cast<int>(v);
@@ -139,17 +156,20 @@ void add_run_flags(CLI::App& app, RawRunFlags& raw) {
   app.add_option("-J,--output_file", raw.output_file, "Write the JSON result here (never overwritten without --force)");
   app.add_flag("--force", raw.force, "Overwrite an existing -J file");
   app.add_option("--seed", raw.seed, "Seed of the checked data")->capture_default_str();
-  app.add_option("--bootstrap", raw.bootstrap, "How ranks find each other: auto, mpi, single")->capture_default_str();
-  app.add_option("--backend", raw.backend, "Collective backend: auto, mpi")->capture_default_str();
+  app.add_option("--bootstrap", raw.bootstrap, "How ranks find each other: auto, mpi, env, single")->capture_default_str();
+  app.add_option("--backend", raw.backend,
+                 "Collective backend: auto, mpi, or bootstrap (collectives through the bootstrap: a "
+                 "correctness reference, not a bandwidth measurement)")->capture_default_str();
   app.add_flag("--no-progress", raw.no_progress, "Never show the progress line on stderr");
   app.add_option("-t,--nthreads", raw.threads, "nccl-tests compatibility: threads per process (1)");
   app.add_option("-g,--ngpus", raw.gpus, "nccl-tests compatibility: devices per thread (1)");
   app.add_option("-m,--agg_iters", raw.agg_iters, "nccl-tests compatibility: operations aggregated per group (1)");
   app.add_option("-G,--cudagraph", raw.graph, "nccl-tests compatibility: CUDA graph launches (0)");
   app.add_option("--fault", raw.fault,
-                 "TEST ONLY, never in production: corrupt-rank=R[,index=I][,min-size=S] overwrites one output element "
-                 "of rank R after each checked collective; kill-rank=R,after-size=S kills rank R after size S; "
-                 "slow-rank=R,delay-us=U delays every collective of rank R");
+                 "TEST ONLY, never in production: corrupt-rank=R[,index=I] overwrites one output element of rank R "
+                 "after each checked collective; slow-rank=R,delay-us=U delays every timed collective of rank R; "
+                 "min-size=S limits both to sizes >= S; kill-rank=R,after-size=S kills rank R (SIGKILL) once it "
+                 "has finished size S");
 }
 
 Result<RunCommand> resolve_run_flags(const RawRunFlags& raw) {
@@ -161,17 +181,11 @@ Result<RunCommand> resolve_run_flags(const RawRunFlags& raw) {
   COLLBENCH_RETURN_IF_ERROR(resolve_sizes(raw, o));
   COLLBENCH_RETURN_IF_ERROR(resolve_loops(raw, o));
   COLLBENCH_RETURN_IF_ERROR(resolve_compat(raw));
-  COLLBENCH_ASSIGN_OR_RETURN(cmd.timeout_s, flag("-T/--timeout", parse_double(raw.timeout)));
-  if (cmd.timeout_s < 0) return Status::error(ErrorCode::kUsage, "-T/--timeout: must not be negative");
+  COLLBENCH_ASSIGN_OR_RETURN(cmd.timeout_s, parse_timeout(raw.timeout));
   if (!raw.fault.empty()) {
     COLLBENCH_ASSIGN_OR_RETURN(o.fault, parse_fault(raw.fault));
   }
-  if (raw.bootstrap != "auto" && raw.bootstrap != "mpi" && raw.bootstrap != "single") {
-    return Status::error(ErrorCode::kUsage, "--bootstrap: unknown value '" + raw.bootstrap + "' (expected auto, mpi, single)");
-  }
-  if (raw.backend != "auto" && raw.backend != "mpi") {
-    return Status::error(ErrorCode::kUsage, "--backend: unknown value '" + raw.backend + "' (expected auto, mpi)");
-  }
+  COLLBENCH_RETURN_IF_ERROR(check_session_choices(raw.bootstrap, raw.backend));
   cmd.output_file = raw.output_file;
   cmd.force = raw.force;
   cmd.bootstrap = raw.bootstrap;

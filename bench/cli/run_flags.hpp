@@ -58,6 +58,11 @@ struct RunCommand {
 void add_run_flags(CLI::App& app, RawRunFlags& raw);
 Result<RunCommand> resolve_run_flags(const RawRunFlags& raw);
 
+// Valid --bootstrap and --backend values (shared by every multi-rank command).
+Status check_session_choices(const std::string& bootstrap, const std::string& backend);
+// -T/--timeout: seconds, 0 for none.
+Result<double> parse_timeout(const std::string& text);
+
 // "corrupt-rank=1,index=0" and friends; see `collbench run --help`.
 Result<engine::FaultPlan> parse_fault(std::string_view spec);
 

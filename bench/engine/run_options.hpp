@@ -13,10 +13,11 @@ namespace collbench::engine {
 // Test-only faults, injected on purpose to prove that the checks and timeouts work
 // (`--fault`, documented as test-only in `collbench run --help`).
 struct FaultPlan {
+  // Corrupt and slow faults apply only to rows of at least this size.
+  std::uint64_t min_bytes = 0;
   // After a checked collective, overwrite one element of this rank's output.
   std::optional<int> corrupt_rank;
   std::uint64_t corrupt_index = 0;
-  std::uint64_t corrupt_min_bytes = 0;  // only on rows of at least this size
   // Kill this rank (SIGKILL to itself) once it has finished the rows below this size.
   std::optional<int> kill_rank;
   std::uint64_t kill_after_bytes = 0;
