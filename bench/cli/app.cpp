@@ -10,8 +10,8 @@
 #include "bench/cli/preflight_command.hpp"
 #include "bench/cli/run_command.hpp"
 #include "bench/cli/signals.hpp"
+#include "bench/cli/version.hpp"
 #include "bench/cli/wiring.hpp"
-#include "collbench_build_info.hpp"
 #include "common/exit_code.hpp"
 #include "common/file_io.hpp"
 #include "report/json_schema.hpp"
@@ -54,9 +54,9 @@ int main(int argc, char** argv) {
   const std::vector<std::string> args(argv, argv + argc);
   const bool speaker = read_launch_env().likely_rank() == 0;
 
-  CLI::App app{"collbench " COLLBENCH_VERSION ": correctness-checked collective bandwidth benchmarks", "collbench"};
+  CLI::App app{"collbench " + version() + ": correctness-checked collective bandwidth benchmarks", "collbench"};
   app.footer(footer());
-  app.set_version_flag("--version", std::string("collbench " COLLBENCH_VERSION " (" COLLBENCH_GIT_COMMIT ")"));
+  app.set_version_flag("--version", "collbench " + version() + " (" + git_commit() + ")");
   app.require_subcommand(1);
 
   CLI::App* run = app.add_subcommand("run", "Sweep message sizes of one or more collectives, check every element, "

@@ -5,8 +5,8 @@
 #include <iostream>
 
 #include "bench/cli/output_path.hpp"
+#include "bench/cli/version.hpp"
 #include "bench/engine/preflight.hpp"
-#include "collbench_build_info.hpp"
 #include "common/file_io.hpp"
 #include "report/atomic_file.hpp"
 #include "report/preflight_json.hpp"
@@ -96,8 +96,8 @@ CommandResult preflight_command(const PreflightCommand& cmd, const std::vector<s
   if (!rep.ok()) return {rep.status(), result.rank, result.host, true};
   if (s.boot().rank() != 0) return {verdict_status(*rep), result.rank, result.host, false};
 
-  rep->tool_version = COLLBENCH_VERSION;
-  rep->git_commit = COLLBENCH_GIT_COMMIT;
+  rep->tool_version = version();
+  rep->git_commit = git_commit();
   rep->start_time = utc_now_iso8601();
   rep->argv = argv;
   rep->bootstrap = std::string(s.boot().name());

@@ -8,9 +8,9 @@
 #include "bench/cli/output_path.hpp"
 #include "bench/cli/session.hpp"
 #include "bench/cli/signals.hpp"
+#include "bench/cli/version.hpp"
 #include "bench/engine/rank_table.hpp"
 #include "bench/engine/runner.hpp"
-#include "collbench_build_info.hpp"
 #include "common/file_io.hpp"
 #include "report/json_reporter.hpp"
 #include "report/progress_reporter.hpp"
@@ -45,8 +45,8 @@ report::RunContext make_context(const RunCommand& cmd, const std::vector<std::st
                                 const bootstrap::Bootstrap& boot, const backend::Backend& backend,
                                 std::vector<report::RankInfo> ranks) {
   report::RunContext ctx;
-  ctx.tool_version = COLLBENCH_VERSION;
-  ctx.git_commit = COLLBENCH_GIT_COMMIT;
+  ctx.tool_version = version();
+  ctx.git_commit = git_commit();
   ctx.start_time = utc_now_iso8601();
   ctx.argv = argv;
   ctx.env = allow_listed_environment();

@@ -2,7 +2,7 @@
 
 #include "bench/backend/bootstrap_backend.hpp"
 #include "bench/bootstrap/single.hpp"
-#include "collbench_build_info.hpp"
+#include "collbench_features.hpp"
 #include "topo/host_info.hpp"
 
 #if COLLBENCH_HAVE_MPI
