@@ -31,7 +31,8 @@ struct DeviceInfo {
   int visible_devices = -1;    // GPUs this process can see; -1 for host memory
 };
 
-// One collective call. For in-place calls `send` points into the receive buffer.
+// One collective call. In place, `send` and `recv` point into one buffer at nccl-tests'
+// offsets (coll::Counts::*_inplace_offset).
 struct Call {
   coll::Collective collective = coll::Collective::kAllReduce;
   DataType type = DataType::kFloat;
@@ -40,6 +41,7 @@ struct Call {
   coll::Counts counts;
   const void* send = nullptr;
   void* recv = nullptr;
+  bool in_place = false;
 };
 
 // Timestamps taken between launches. mark() must be cheap and allocation-free: it runs inside

@@ -77,8 +77,11 @@ Status resolve_loops(const RawRunFlags& raw, engine::RunOptions& o) {
   COLLBENCH_ASSIGN_OR_RETURN(auto blocking, ranged("-z/--blocking", raw.blocking, 0, 3));
   o.blocking = static_cast<int>(blocking);
   COLLBENCH_ASSIGN_OR_RETURN(o.run_cycles, ranged("-N/--run_cycles", raw.run_cycles, 0, 1u << 30));
-  COLLBENCH_ASSIGN_OR_RETURN(auto root, ranged("-r/--root", raw.root, 0, 1u << 24));
-  o.root = static_cast<int>(root);
+  o.all_roots = raw.root == "all";
+  if (!o.all_roots) {
+    COLLBENCH_ASSIGN_OR_RETURN(auto root, ranged("-r/--root", raw.root, 0, 1u << 24));
+    o.root = static_cast<int>(root);
+  }
   COLLBENCH_ASSIGN_OR_RETURN(o.seed, flag("--seed", parse_uint(raw.seed)));
   return ok_status();
 }
@@ -147,7 +150,8 @@ void add_run_flags(CLI::App& app, RawRunFlags& raw) {
   app.add_option("-d,--datatype", raw.datatype, "Element type(s): int8 uint8 int32 uint32 int64 uint64 half float "
                                                 "double bfloat16 f8e4m3 f8e5m2, a comma list, or all")->capture_default_str();
   app.add_option("-o,--op", raw.op, "Reduction(s): sum prod min max avg mulsum, a comma list, or all")->capture_default_str();
-  app.add_option("-r,--root", raw.root, "Root rank of rooted collectives")->capture_default_str();
+  app.add_option("-r,--root", raw.root, "Root rank of rooted collectives, or all (cycle through every rank)")
+      ->capture_default_str();
   app.add_option("-a,--average", raw.average, "Headline time across ranks: 0 rank 0, 1 mean, 2 min, 3 max")->capture_default_str();
   app.add_option("-z,--blocking", raw.blocking, "0 async launches; 1 sync+barrier per op; 2 sync per op; "
                                                 "3 barrier per op, excluded from the time")->capture_default_str();

@@ -132,7 +132,7 @@ Result<std::int64_t> sum_of_ranks(bootstrap::Bootstrap& boot, backend::Backend& 
   COLLBENCH_RETURN_IF_ERROR(backend.write_bytes(buffer.data(), &mine, sizeof mine));
   const coll::Counts one{1, 1, 1, 0, 0};
   const backend::Call call{coll::Collective::kAllReduce, DataType::kInt64, ReduceOp::kSum, 0, one, buffer.data(),
-                           buffer.data()};
+                           buffer.data(), true};
   COLLBENCH_RETURN_IF_ERROR(boot.barrier());
   const auto start = std::chrono::steady_clock::now();
   COLLBENCH_RETURN_IF_ERROR(backend.launch(call));

@@ -71,7 +71,8 @@ Result<report::Measurement> Runner::measure_placement(const RowPlan& row, Placem
   const int rank = boot_.rank();
   const std::string what = describe(row, placement);
   const PlacementBuffers buf = buffers_for(row, placement, send_, recv_, rank);
-  const backend::Call call{row.collective, row.type, row.op, row.root, row.counts, buf.send, buf.recv};
+  const backend::Call call{row.collective, row.type,   row.op,  row.root, row.counts,
+                           buf.send,       buf.recv, placement == Placement::kInPlace};
 
   const check::DataSpec spec = check::make_data_spec(row.collective, row.type, row.op, boot_.size(), row.root,
                                                      row.counts, check_seed(options_, 0));
