@@ -133,7 +133,8 @@ std::vector<std::string> table_column_header() {
 std::string format_table_row(const SizeRecord& record) {
   std::string line = leading_columns(format_uint(record.size_bytes), format_uint(record.count), record.dtype,
                                      record.op, format_int(record.root));
-  if (record.skipped) return line + "  skipped: " + one_line(*record.skipped);
+  // A comment line, so that parsers of nccl-tests' table never meet a non-numeric row.
+  if (record.skipped) return "#" + line.substr(1) + "  skipped: " + one_line(*record.skipped);
   line += measurement_columns(find_placement(record, Placement::kOutOfPlace));
   line += measurement_columns(find_placement(record, Placement::kInPlace));
   return line;

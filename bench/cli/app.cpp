@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "bench/cli/signals.hpp"
 #include "bench/cli/version.hpp"
 #include "bench/cli/wiring.hpp"
+#include "bench/coll/collective.hpp"
 #include "common/exit_code.hpp"
 #include "common/file_io.hpp"
 #include "report/json_schema.hpp"
@@ -28,8 +30,37 @@ int report_error(const Status& status, const std::string& who) {
   return static_cast<int>(exit_code_for(status));
 }
 
+// Errors found before the job is formed are the same on every rank: only one rank speaks.
+int early_error(const Status& status, bool speaker) {
+  return speaker ? report_error(status, "") : static_cast<int>(exit_code_for(status));
+}
+
+int finish(const CommandResult& result) {
+  if (result.status.ok()) return 0;
+  if (!result.printable) return static_cast<int>(exit_code_for(result.status));
+  // A usage error is the same on every rank and only rank 0 prints it: no rank prefix.
+  if (result.status.code() == ErrorCode::kUsage) return report_error(result.status, "");
+  return report_error(result.status, "rank " + std::to_string(result.rank) + " on " + result.host);
+}
+
 std::string footer() {
   return "\n" + exit_code_help() + "\nBuilt with " + compiled_features() + ".\nDocumentation: README.md, docs/.\n";
+}
+
+// Parses; on --help, --version or a parse error returns the exit code to end with.
+std::optional<int> parse(CLI::App& app, int argc, char** argv, bool speaker) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    if (speaker) app.exit(e);
+    return 0;
+  } catch (const CLI::CallForVersion& e) {
+    if (speaker) app.exit(e);
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    return early_error(Status::error(ErrorCode::kUsage, e.what() + std::string(" (see --help)")), speaker);
+  }
+  return std::nullopt;
 }
 
 int validate_command(const std::vector<std::string>& files) {
@@ -46,6 +77,35 @@ int validate_command(const std::vector<std::string>& files) {
   return worst;
 }
 
+// "all_gather_perf" (or a path ending in it) names the collective of an nccl-tests binary.
+std::optional<std::string> drop_in_collective(const std::string& argv0) {
+  const std::string name = argv0.substr(argv0.find_last_of('/') + 1);
+  const std::string suffix = "_perf";
+  if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    return std::nullopt;
+  }
+  const std::string collective = name.substr(0, name.size() - suffix.size());
+  if (!coll::parse_collective(collective).ok()) return std::nullopt;
+  return collective;
+}
+
+// all_reduce_perf and friends: nccl-tests' flags and defaults, collbench's checks and JSON.
+int drop_in_main(const std::string& collective, int argc, char** argv, SignalStop& signals, bool speaker) {
+  const std::string name = collective + "_perf";
+  CLI::App app{name + " (collbench " + version() + "): nccl-tests-compatible " + collective +
+                   " benchmark with every element checked",
+               name};
+  app.footer(footer());
+  app.set_version_flag("--version", "collbench " + version() + " (" + git_commit() + ")");
+  RawRunFlags raw = nccl_tests_defaults();
+  add_run_flags(app, raw, /*with_positional=*/false);
+  if (auto done = parse(app, argc, argv, speaker)) return *done;
+  raw.collectives = {collective};
+  auto cmd = resolve_run_flags(raw);
+  if (!cmd.ok()) return early_error(cmd.status(), speaker);
+  return finish(run_command(*cmd, std::vector<std::string>(argv, argv + argc), signals));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -53,6 +113,7 @@ int main(int argc, char** argv) {
   SignalStop signals;
   const std::vector<std::string> args(argv, argv + argc);
   const bool speaker = read_launch_env().likely_rank() == 0;
+  if (auto collective = drop_in_collective(args.front())) return drop_in_main(*collective, argc, argv, signals, speaker);
 
   CLI::App app{"collbench " + version() + ": correctness-checked collective bandwidth benchmarks", "collbench"};
   app.footer(footer());
@@ -75,36 +136,16 @@ int main(int argc, char** argv) {
   std::vector<std::string> files;
   validate->add_option("file", files, "JSON files written by collbench run/preflight -J")->required();
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    if (speaker) app.exit(e);
-    return 0;
-  } catch (const CLI::CallForVersion& e) {
-    if (speaker) app.exit(e);
-    return 0;
-  } catch (const CLI::ParseError& e) {
-    const Status s = Status::error(ErrorCode::kUsage, e.what() + std::string(" (see collbench --help)"));
-    return speaker ? report_error(s, "") : static_cast<int>(ExitCode::kUsage);
-  }
-
+  if (auto done = parse(app, argc, argv, speaker)) return *done;
   if (*validate) return validate_command(files);
-
-  CommandResult result;
   if (*preflight) {
     auto cmd = resolve_preflight_flags(raw_preflight);
-    if (!cmd.ok()) return speaker ? report_error(cmd.status(), "") : static_cast<int>(exit_code_for(cmd.status()));
-    result = preflight_command(*cmd, args);
-  } else {
-    auto cmd = resolve_run_flags(raw);
-    if (!cmd.ok()) return speaker ? report_error(cmd.status(), "") : static_cast<int>(exit_code_for(cmd.status()));
-    result = run_command(*cmd, args, signals);
+    if (!cmd.ok()) return early_error(cmd.status(), speaker);
+    return finish(preflight_command(*cmd, args));
   }
-  if (result.status.ok()) return 0;
-  if (!result.printable) return static_cast<int>(exit_code_for(result.status));
-  // A usage error is the same on every rank and only rank 0 prints it: no rank prefix.
-  if (result.status.code() == ErrorCode::kUsage) return report_error(result.status, "");
-  return report_error(result.status, "rank " + std::to_string(result.rank) + " on " + result.host);
+  auto cmd = resolve_run_flags(raw);
+  if (!cmd.ok()) return early_error(cmd.status(), speaker);
+  return finish(run_command(*cmd, args, signals));
 }
 
 }  // namespace collbench::cli

@@ -2,6 +2,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+
 #include "common/strings.hpp"
 #include "common/units.hpp"
 
@@ -43,9 +45,19 @@ Result<std::vector<coll::Collective>> parse_collectives(const std::vector<std::s
   return out;
 }
 
-Status resolve_sizes(const RawRunFlags& raw, engine::RunOptions& o) {
-  COLLBENCH_ASSIGN_OR_RETURN(o.min_bytes, flag("-b/--minbytes", parse_size(raw.min_bytes)));
-  COLLBENCH_ASSIGN_OR_RETURN(o.max_bytes, flag("-e/--maxbytes", parse_size(raw.max_bytes)));
+// nccl-tests' stepping: a factor above 1 wins; otherwise sizes grow by -i bytes (1M by default).
+Status resolve_nccl_tests_steps(const RawRunFlags& raw, engine::RunOptions& o) {
+  COLLBENCH_ASSIGN_OR_RETURN(const auto factor,
+                             flag("-f/--stepfactor", parse_uint(raw.step_factor.empty() ? "1" : raw.step_factor)));
+  COLLBENCH_ASSIGN_OR_RETURN(const auto step,
+                             flag("-i/--stepbytes", parse_size(raw.step_bytes.empty() ? "1M" : raw.step_bytes)));
+  o.step_factor = factor > 1 ? factor : 0;
+  o.step_bytes = factor > 1 ? 0 : std::max<std::uint64_t>(step, 1);
+  return ok_status();
+}
+
+// collbench's stepping: a factor of at least 2 (2 by default), or bytes, never both.
+Status resolve_steps(const RawRunFlags& raw, engine::RunOptions& o) {
   if (!raw.step_factor.empty() && !raw.step_bytes.empty()) {
     return Status::error(ErrorCode::kUsage, "-f/--stepfactor and -i/--stepbytes exclude each other; give one");
   }
@@ -62,6 +74,13 @@ Status resolve_sizes(const RawRunFlags& raw, engine::RunOptions& o) {
       return Status::error(ErrorCode::kUsage, "-f/--stepfactor: " + raw.step_factor + " must be at least 2");
     }
   }
+  return ok_status();
+}
+
+Status resolve_sizes(const RawRunFlags& raw, engine::RunOptions& o) {
+  COLLBENCH_ASSIGN_OR_RETURN(o.min_bytes, flag("-b/--minbytes", parse_size(raw.min_bytes)));
+  COLLBENCH_ASSIGN_OR_RETURN(o.max_bytes, flag("-e/--maxbytes", parse_size(raw.max_bytes)));
+  COLLBENCH_RETURN_IF_ERROR(raw.nccl_tests_stepping ? resolve_nccl_tests_steps(raw, o) : resolve_steps(raw, o));
   if (o.min_bytes > o.max_bytes) {
     return Status::error(ErrorCode::kUsage, "-b/--minbytes " + raw.min_bytes + " is larger than -e/--maxbytes " + raw.max_bytes);
   }
@@ -87,6 +106,13 @@ Status resolve_loops(const RawRunFlags& raw, engine::RunOptions& o) {
 }
 
 Status resolve_compat(const RawRunFlags& raw) {
+  // -p (parallel init) only matters with several threads per process: accepted, ignored.
+  COLLBENCH_RETURN_IF_ERROR(ranged("-p/--parallel_init", raw.parallel_init, 0, 1).status());
+  COLLBENCH_RETURN_IF_ERROR(only_value("-C/--report_cputime", raw.report_cputime, "0", "the table reports wall time"));
+  COLLBENCH_RETURN_IF_ERROR(only_value("-I/--report_timestamps", raw.per_iteration, "0",
+                                       "per-iteration statistics are in the JSON (-J), not the table"));
+  COLLBENCH_RETURN_IF_ERROR(only_value("-M/--memory_report", raw.memory_report, "0", "no memory report"));
+  COLLBENCH_RETURN_IF_ERROR(only_value("-u/--unalign", raw.unalign, "0", "buffers are always aligned"));
   COLLBENCH_RETURN_IF_ERROR(only_value("-t/--nthreads", raw.threads, "1", "one thread per process"));
   COLLBENCH_RETURN_IF_ERROR(only_value("-g/--ngpus", raw.gpus, "1", "one device per process; launch one rank per GPU"));
   COLLBENCH_RETURN_IF_ERROR(only_value("-m/--agg_iters", raw.agg_iters, "1", "aggregation needs the NCCL backend"));
@@ -138,8 +164,18 @@ Result<engine::FaultPlan> parse_fault(std::string_view spec) {
   return plan;
 }
 
-void add_run_flags(CLI::App& app, RawRunFlags& raw) {
-  app.add_option("collective", raw.collectives, "Collectives to run (all_reduce, ..., or all); default all_reduce");
+RawRunFlags nccl_tests_defaults() {
+  RawRunFlags raw;
+  raw.min_bytes = "32M";
+  raw.max_bytes = "32M";
+  raw.nccl_tests_stepping = true;
+  return raw;
+}
+
+void add_run_flags(CLI::App& app, RawRunFlags& raw, bool with_positional) {
+  if (with_positional) {
+    app.add_option("collective", raw.collectives, "Collectives to run (all_reduce, ..., or all); default all_reduce");
+  }
   app.add_option("-b,--minbytes", raw.min_bytes, "Smallest message size; K/M/G suffixes are binary")->capture_default_str();
   app.add_option("-e,--maxbytes", raw.max_bytes, "Largest message size")->capture_default_str();
   app.add_option("-f,--stepfactor", raw.step_factor, "Multiply the size by this factor (>= 2) between rows [2]");
@@ -169,6 +205,11 @@ void add_run_flags(CLI::App& app, RawRunFlags& raw) {
   app.add_option("-g,--ngpus", raw.gpus, "nccl-tests compatibility: devices per thread (1)");
   app.add_option("-m,--agg_iters", raw.agg_iters, "nccl-tests compatibility: operations aggregated per group (1)");
   app.add_option("-G,--cudagraph", raw.graph, "nccl-tests compatibility: CUDA graph launches (0)");
+  app.add_option("-p,--parallel_init", raw.parallel_init, "nccl-tests compatibility: accepted, no effect with one thread");
+  app.add_option("-C,--report_cputime", raw.report_cputime, "nccl-tests compatibility (0)");
+  app.add_option("-I,--report_timestamps", raw.per_iteration, "nccl-tests compatibility (0; per-iteration data is in -J)");
+  app.add_option("-M,--memory_report", raw.memory_report, "nccl-tests compatibility (0)");
+  app.add_option("-u,--unalign", raw.unalign, "nccl-tests compatibility (0)");
   app.add_option("--fault", raw.fault,
                  "TEST ONLY, never in production: corrupt-rank=R[,index=I] overwrites one output element of rank R "
                  "after each checked collective; slow-rank=R,delay-us=U delays every timed collective of rank R; "

@@ -41,9 +41,19 @@ struct RawRunFlags {
   std::string fault;
   std::string bootstrap = "auto";
   std::string backend = "auto";
+  std::string parallel_init = "0";
+  std::string report_cputime = "0";
+  std::string per_iteration = "0";
+  std::string memory_report = "0";
+  std::string unalign = "0";
   bool force = false;
   bool no_progress = false;
+  // nccl-tests' own size stepping: -f 1 (or no -f) steps by -i bytes, 1M by default.
+  bool nccl_tests_stepping = false;
 };
+
+// The flags as nccl-tests' binaries default them (`all_reduce_perf` and friends).
+RawRunFlags nccl_tests_defaults();
 
 struct RunCommand {
   engine::RunOptions run;
@@ -55,7 +65,9 @@ struct RunCommand {
   bool progress = true;
 };
 
-void add_run_flags(CLI::App& app, RawRunFlags& raw);
+// `with_positional`: whether collectives may be named on the command line (not for the
+// drop-in binaries, whose name says which collective they run).
+void add_run_flags(CLI::App& app, RawRunFlags& raw, bool with_positional = true);
 Result<RunCommand> resolve_run_flags(const RawRunFlags& raw);
 
 // Valid --bootstrap and --backend values (shared by every multi-rank command).
