@@ -9,6 +9,7 @@
 
 #include "common/strings.hpp"
 #include "topo/hwloc_source.hpp"
+#include "topo/hwloc_xml_check.hpp"
 #include "topo/json.hpp"
 #include "topo/nccl_source.hpp"
 #include "topo/nvml_source.hpp"
@@ -89,6 +90,7 @@ Result<Topology> parse_topology(std::string_view content, const std::string& ori
   auto xml = parse_xml(content);
   if (!xml.ok()) return Status::error(ErrorCode::kUsage, origin + ": " + xml.status().message());
   if (format == FileFormat::kNcclXml) return topology_from_nccl_xml(*xml, origin);
+  COLLBENCH_RETURN_IF_ERROR(check_hwloc_xml(*xml, origin));
   return hwloc_load_xml(content, origin);
 }
 

@@ -40,6 +40,15 @@ class Parser {
     if (s_.size() > limits_.max_bytes) {
       return Status::error(ErrorCode::kUsage, "XML input is larger than " + std::to_string(limits_.max_bytes) + " bytes");
     }
+    // XML forbids these, and a NUL would cut the document short for C parsers such as hwloc's.
+    for (std::size_t i = 0; i < s_.size(); ++i) {
+      const auto c = static_cast<unsigned char>(s_[i]);
+      if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+        pos_ = i;
+        return fail("control character " + std::to_string(c) + " is not allowed in XML");
+      }
+    }
+    pos_ = 0;
     if (s_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;
     COLLBENCH_RETURN_IF_ERROR(skip_misc(true));
     if (at_end() || s_[pos_] != '<') return fail("expected the root element");
