@@ -14,7 +14,8 @@ namespace {
 constexpr double kAssumedNvlinkGbps = 25.0;
 
 std::uint32_t hex_attr(const XmlElement& e, std::string_view key) {
-  std::string_view text = trim(e.attribute_or(key, ""));
+  const std::string raw = e.attribute_or(key, "");
+  std::string_view text = trim(raw);
   if (starts_with(text, "0x") || starts_with(text, "0X")) text.remove_prefix(2);
   std::uint32_t value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, 16);
