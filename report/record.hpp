@@ -110,6 +110,9 @@ struct RunContext {
   int nranks = 1;
   std::vector<std::string> hosts; // distinct host names, in rank order of first appearance
   std::vector<RankInfo> ranks;
+  // Each host's topology as a "collbench.topology" JSON document (docs/topology.md), by host
+  // name; empty when discovery was not possible.
+  std::vector<std::pair<std::string, std::string>> topologies;
   RunConfig config;
 };
 

@@ -11,6 +11,7 @@
 #include "bench/cli/preflight_command.hpp"
 #include "bench/cli/run_command.hpp"
 #include "bench/cli/signals.hpp"
+#include "bench/cli/topo_command.hpp"
 #include "bench/cli/version.hpp"
 #include "bench/cli/wiring.hpp"
 #include "bench/coll/collective.hpp"
@@ -23,9 +24,9 @@ namespace {
 
 int report_error(const Status& status, const std::string& who) {
   std::string line = "collbench: " + who + (who.empty() ? "" : ": ") + "error: " + status.message();
-  const bool user_error = status.code() == ErrorCode::kUsage || status.code() == ErrorCode::kWrongData ||
-                          status.code() == ErrorCode::kInterrupted;
-  if (!user_error && !status.where().empty()) line += " [" + status.where() + "]";
+  // Where the error was raised helps with bugs and library failures, not with verdicts.
+  const bool located = status.code() == ErrorCode::kInternal || status.code() == ErrorCode::kComm;
+  if (located && !status.where().empty()) line += " [" + status.where() + "]";
   std::cerr << line << std::endl;
   return static_cast<int>(exit_code_for(status));
 }
@@ -39,7 +40,7 @@ int finish(const CommandResult& result) {
   if (result.status.ok()) return 0;
   if (!result.printable) return static_cast<int>(exit_code_for(result.status));
   // A usage error is the same on every rank and only rank 0 prints it: no rank prefix.
-  if (result.status.code() == ErrorCode::kUsage) return report_error(result.status, "");
+  if (result.status.code() == ErrorCode::kUsage || result.nranks <= 1) return report_error(result.status, "");
   return report_error(result.status, "rank " + std::to_string(result.rank) + " on " + result.host);
 }
 
@@ -132,12 +133,22 @@ int main(int argc, char** argv) {
   RawPreflightFlags raw_preflight;
   add_preflight_flags(*preflight, raw_preflight);
 
+  CLI::App* topo = app.add_subcommand("topo", "Map GPUs, NICs, NUMA nodes and CPUs: nvidia-smi style matrix, nearest "
+                                               "NIC and cores per GPU, binding advice; under a launcher, compare hosts");
+  topo->footer(footer());
+  TopoCommand topo_cmd;
+  add_topo_flags(*topo, topo_cmd);
+
   CLI::App* validate = app.add_subcommand("validate", "Check JSON files written by collbench against their schema");
   std::vector<std::string> files;
   validate->add_option("file", files, "JSON files written by collbench run/preflight -J")->required();
 
   if (auto done = parse(app, argc, argv, speaker)) return *done;
   if (*validate) return validate_command(files);
+  if (*topo) {
+    if (Status s = check_topo_flags(topo_cmd); !s.ok()) return early_error(s, speaker);
+    return finish(topo_command(topo_cmd));
+  }
   if (*preflight) {
     auto cmd = resolve_preflight_flags(raw_preflight);
     if (!cmd.ok()) return early_error(cmd.status(), speaker);

@@ -76,13 +76,14 @@ Result<PreflightCommand> resolve_preflight_flags(const RawPreflightFlags& raw) {
 }
 
 CommandResult preflight_command(const PreflightCommand& cmd, const std::vector<std::string>& argv) {
-  CommandResult result{ok_status(), read_launch_env().likely_rank(), topo::host_name(), true};
+  CommandResult result = CommandResult::from_launcher(topo::host_name());
   auto session = Session::open(cmd.session);
-  if (!session.ok()) return {session.status(), result.rank, result.host, true};
+  if (!session.ok()) return result.with(session.status(), true);
   Session& s = **session;
   result.rank = s.boot().rank();
+  result.nranks = s.boot().size();
   auto path = agree_output_path(s.boot(), cmd.output_file, cmd.force);
-  if (!path.ok()) return {path.status(), result.rank, result.host, s.boot().rank() == 0};
+  if (!path.ok()) return result.with(path.status(), s.boot().rank() == 0);
 
   engine::PreflightInputs in;
   in.host = s.host();
@@ -93,8 +94,8 @@ CommandResult preflight_command(const PreflightCommand& cmd, const std::vector<s
   in.corrupt_rank = cmd.corrupt_rank;
   engine::WatchedStep step(s.watchdog(), "preflight (rank table exchange and all_reduce)", 4);
   auto rep = engine::run_preflight(s.boot(), s.backend(), in);
-  if (!rep.ok()) return {rep.status(), result.rank, result.host, true};
-  if (s.boot().rank() != 0) return {verdict_status(*rep), result.rank, result.host, false};
+  if (!rep.ok()) return result.with(rep.status(), true);
+  if (s.boot().rank() != 0) return result.with(verdict_status(*rep), false);
 
   rep->tool_version = version();
   rep->git_commit = git_commit();
@@ -108,10 +109,10 @@ CommandResult preflight_command(const PreflightCommand& cmd, const std::vector<s
   report::write_preflight_text(std::cout, *rep);
   if (!path->empty()) {
     Status written = report::write_file_atomically(*path, report::preflight_json_text(*rep));
-    if (!written.ok()) return {written, result.rank, result.host, true};
+    if (!written.ok()) return result.with(written, true);
     std::cout << "# JSON report written to " << *path << "\n";
   }
-  return {verdict_status(*rep), result.rank, result.host, true};
+  return result.with(verdict_status(*rep), true);
 }
 
 }  // namespace collbench::cli

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "bench/cli/launch_env.hpp"
+#include "bench/cli/host_topology.hpp"
 #include "bench/cli/output_path.hpp"
 #include "bench/cli/session.hpp"
 #include "bench/cli/signals.hpp"
@@ -15,6 +16,9 @@
 #include "report/json_reporter.hpp"
 #include "report/progress_reporter.hpp"
 #include "report/table_reporter.hpp"
+#include "topo/binding.hpp"
+#include "topo/compare.hpp"
+#include "topo/discover.hpp"
 #include "topo/host_info.hpp"
 
 namespace collbench::cli {
@@ -39,6 +43,32 @@ report::RunConfig config_of(const engine::RunOptions& o, double timeout_s) {
   c.timeout_s = timeout_s;
   c.seed = o.seed;
   return c;
+}
+
+// --bind: this rank's CPUs, chosen from its host's topology, before buffers exist.
+Result<std::string> bind_rank(const backend::DeviceInfo& device, int local_rank) {
+  COLLBENCH_ASSIGN_OR_RETURN(const topo::Topology t, topo::discover_live());
+  COLLBENCH_ASSIGN_OR_RETURN(const topo::BindingChoice choice, topo::choose_binding(t, device.pci_bus_id, local_rank));
+  COLLBENCH_RETURN_IF_ERROR(topo::bind_to(choice.cpus));
+  return choice.reason;
+}
+
+// Each host's topology into the context; on rank 0 a note when hosts differ.
+Status record_topologies(bootstrap::Bootstrap& boot, const std::string& host, report::RunContext& ctx,
+                         std::vector<std::string>& notes) {
+  std::vector<std::string> failures;
+  COLLBENCH_ASSIGN_OR_RETURN(auto hosts, gather_host_topologies(boot, host, failures));
+  for (const auto& f : failures) notes.push_back("topology discovery failed on " + f);
+  std::vector<topo::Topology> models;
+  for (auto& h : hosts) {
+    ctx.topologies.emplace_back(h.host, h.json);
+    models.push_back(std::move(h.model));
+  }
+  if (models.size() > 1) {
+    const topo::Comparison c = topo::compare_hosts(models);
+    if (!c.all_identical()) notes.push_back("hosts differ: " + topo::format_comparison(c, models));
+  }
+  return ok_status();
 }
 
 report::RunContext make_context(const RunCommand& cmd, const std::vector<std::string>& argv,
@@ -97,13 +127,23 @@ class SaveOnSignal {
 
 }  // namespace
 
+CommandResult CommandResult::from_launcher(const std::string& host) {
+  const LaunchEnv env = read_launch_env();
+  CommandResult r;
+  r.rank = env.likely_rank();
+  r.nranks = env.likely_size();
+  r.host = host;
+  return r;
+}
+
 CommandResult run_command(const RunCommand& cmd, const std::vector<std::string>& argv, SignalStop& signals) {
-  CommandResult result{ok_status(), read_launch_env().likely_rank(), topo::host_name(), true};
+  CommandResult result = CommandResult::from_launcher(topo::host_name());
   auto session = Session::open({cmd.bootstrap, cmd.backend, cmd.timeout_s});
-  if (!session.ok()) return {session.status(), result.rank, result.host, true};
+  if (!session.ok()) return result.with(session.status(), true);
   Session& s = **session;
   bootstrap::Bootstrap& b = s.boot();
   result.rank = b.rank();
+  result.nranks = b.size();
 
   engine::NullReporter quiet;
   report::TeeReporter reporters;
@@ -111,16 +151,28 @@ CommandResult run_command(const RunCommand& cmd, const std::vector<std::string>&
   engine::Runner runner(cmd.run, b, s.backend(), b.rank() == 0 ? static_cast<report::Reporter&>(guarded) : quiet,
                         s.watchdog());
   auto plan = runner.plan();
-  if (!plan.ok()) return {plan.status(), result.rank, result.host, b.rank() == 0};
+  if (!plan.ok()) return result.with(plan.status(), b.rank() == 0);
   auto path = agree_output_path(b, cmd.output_file, cmd.force);
-  if (!path.ok()) return {path.status(), result.rank, result.host, b.rank() == 0};
+  if (!path.ok()) return result.with(path.status(), b.rank() == 0);
 
-  auto ranks = engine::gather_rank_table(b, s.backend().device(), result.host);
-  if (!ranks.ok()) return {ranks.status(), result.rank, result.host, true};
-  const report::RunContext ctx = make_context(cmd, argv, b, s.backend(), std::move(*ranks));
+  std::vector<std::string> notes;
+  if (!s.note().empty()) notes.push_back(s.note());
+  backend::DeviceInfo device = s.backend().device();
+  if (cmd.bind) {
+    auto bound = bind_rank(device, b.local_rank());
+    if (!bound.ok()) return result.with(bound.status(), true);
+    if (b.rank() == 0) notes.push_back("--bind: rank 0 pinned to " + *bound);
+  }
+  if (device.device == "cpu") device.name = "CPUs " + topo::allowed_cpus();
+  auto ranks = engine::gather_rank_table(b, device, result.host);
+  if (!ranks.ok()) return result.with(ranks.status(), true);
+  report::RunContext ctx = make_context(cmd, argv, b, s.backend(), std::move(*ranks));
+  if (cmd.topology) {
+    if (Status t = record_topologies(b, result.host, ctx, notes); !t.ok()) return result.with(t, true);
+  }
 
   if (b.rank() == 0) {
-    if (!s.note().empty()) std::cout << "# " << s.note() << "\n";
+    for (const auto& note : notes) std::cout << "# " << note << "\n";
     // The progress line goes first: it clears itself before a row reaches a shared terminal.
     if (cmd.progress && isatty(STDERR_FILENO)) reporters.add(std::make_unique<report::ProgressReporter>(std::cerr));
     reporters.add(std::make_unique<report::TableReporter>(std::cout));
@@ -130,8 +182,8 @@ CommandResult run_command(const RunCommand& cmd, const std::vector<std::string>&
   SaveOnSignal save(signals, guarded);
   auto outcome = runner.run(*plan, ctx, signals.token());
   if (b.rank() == 0 && !path->empty()) std::cout << "# JSON result written to " << *path << "\n";
-  if (!outcome.ok()) return {outcome.status(), result.rank, result.host, true};
-  return {check_outcome(*outcome), result.rank, result.host, b.rank() == 0};
+  if (!outcome.ok()) return result.with(outcome.status(), true);
+  return result.with(check_outcome(*outcome), b.rank() == 0);
 }
 
 }  // namespace collbench::cli

@@ -201,6 +201,10 @@ void add_run_flags(CLI::App& app, RawRunFlags& raw, bool with_positional) {
                  "Collective backend: auto, mpi, or bootstrap (collectives through the bootstrap: a "
                  "correctness reference, not a bandwidth measurement)")->capture_default_str();
   app.add_flag("--no-progress", raw.no_progress, "Never show the progress line on stderr");
+  app.add_flag("--bind", raw.bind,
+               "Pin each rank to the CPUs local to its GPU (on host memory: to NUMA node local_rank mod nodes), "
+               "before any buffer is allocated");
+  app.add_flag("--no-topology", raw.no_topology, "Do not discover and record each host's topology");
   app.add_option("-t,--nthreads", raw.threads, "nccl-tests compatibility: threads per process (1)");
   app.add_option("-g,--ngpus", raw.gpus, "nccl-tests compatibility: devices per thread (1)");
   app.add_option("-m,--agg_iters", raw.agg_iters, "nccl-tests compatibility: operations aggregated per group (1)");
@@ -236,6 +240,8 @@ Result<RunCommand> resolve_run_flags(const RawRunFlags& raw) {
   cmd.bootstrap = raw.bootstrap;
   cmd.backend = raw.backend;
   cmd.progress = !raw.no_progress;
+  cmd.bind = raw.bind;
+  cmd.topology = !raw.no_topology;
   return cmd;
 }
 

@@ -48,6 +48,8 @@ struct RawRunFlags {
   std::string unalign = "0";
   bool force = false;
   bool no_progress = false;
+  bool bind = false;
+  bool no_topology = false;
   // nccl-tests' own size stepping: -f 1 (or no -f) steps by -i bytes, 1M by default.
   bool nccl_tests_stepping = false;
 };
@@ -63,6 +65,8 @@ struct RunCommand {
   std::string bootstrap = "auto";
   std::string backend = "auto";
   bool progress = true;
+  bool bind = false;      // pin each rank to the CPUs next to its device
+  bool topology = true;   // discover each host's topology and record it
 };
 
 // `with_positional`: whether collectives may be named on the command line (not for the
