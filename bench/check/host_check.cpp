@@ -84,18 +84,24 @@ void generate_reduced(StorageOf<T>* dst, std::uint64_t n, const Pattern& p, std:
   }
 }
 
+// IEEE binary32/binary64 in MiniFloat terms, for the ulp arithmetic only.
+constexpr MiniFloat kFloatLayout{8, 23, 127, true};
+constexpr MiniFloat kDoubleLayout{11, 52, 1023, true};
+
+// The spacing of `type`'s values at `value`; below the normal range it is the subnormal step.
 double ulp_at(double value, DataType type) {
-  int man_bits = 0;
+  MiniFloat f = kDoubleLayout;
   switch (type) {
-    case DataType::kHalf: man_bits = kHalf.man_bits; break;
-    case DataType::kBfloat16: man_bits = kBfloat16.man_bits; break;
-    case DataType::kFp8E4M3: man_bits = kE4M3.man_bits; break;
-    case DataType::kFp8E5M2: man_bits = kE5M2.man_bits; break;
-    case DataType::kFloat: man_bits = 23; break;
-    default: man_bits = 52; break;
+    case DataType::kHalf: f = kHalf; break;
+    case DataType::kBfloat16: f = kBfloat16; break;
+    case DataType::kFp8E4M3: f = kE4M3; break;
+    case DataType::kFp8E5M2: f = kE5M2; break;
+    case DataType::kFloat: f = kFloatLayout; break;
+    default: break;
   }
-  if (value == 0) return std::ldexp(1.0, -man_bits - 14);
-  return std::ldexp(1.0, std::ilogb(value) - man_bits);
+  const int e_min = 1 - f.bias;
+  const int e = value == 0 ? e_min : std::max(std::ilogb(value), e_min);
+  return std::ldexp(1.0, e - f.man_bits);
 }
 
 template <DataType T>
