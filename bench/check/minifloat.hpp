@@ -2,6 +2,7 @@
 // without their vendor types, so host code and device kernels agree on every bit.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <limits>
 
@@ -37,6 +38,17 @@ COLLBENCH_HD std::uint32_t encode_exact_integer(std::uint64_t v, MiniFloat f) {
   const std::uint64_t mask = (std::uint64_t{1} << f.man_bits) - 1;
   const std::uint64_t mantissa = e >= f.man_bits ? (v >> (e - f.man_bits)) & mask : (v << (f.man_bits - e)) & mask;
   return static_cast<std::uint32_t>((static_cast<std::uint64_t>(e + f.bias) << f.man_bits) | mantissa);
+}
+
+// encode_exact_integer for v < 2^24, read off float32's encoding of v (exact there): the
+// same bits, in straight-line code that compilers vectorise. Host only (std::bit_cast).
+template <const MiniFloat& F>
+inline std::uint32_t encode_small_integer(std::uint32_t v) {
+  const auto bits = std::bit_cast<std::uint32_t>(static_cast<float>(static_cast<std::int32_t>(v)));
+  constexpr int kDrop = 23 - F.man_bits;
+  constexpr std::uint32_t kRebias = static_cast<std::uint32_t>(127 - F.bias) << F.man_bits;
+  const std::uint32_t nonzero = 0u - static_cast<std::uint32_t>(v != 0);  // a mask, not a branch: it vectorises
+  return ((bits >> kDrop) - kRebias) & nonzero;
 }
 
 // Rounds a non-negative scaled value to the nearest integer, ties to even.

@@ -48,8 +48,10 @@ Pattern make_pattern(DataType type, ReduceOp op, bool reduction, int nranks, std
   Pattern p;
   p.op = op;
   p.nranks = nranks;
-  p.mul = splitmix64(seed) | 1;
-  p.add = splitmix64(seed ^ 0x5bd1e995ULL);
+  const std::uint64_t steps = splitmix64(seed);
+  p.mul = static_cast<std::uint32_t>(steps) | 1u;
+  p.mul_high = static_cast<std::uint32_t>(steps >> 32) | 1u;
+  p.add = static_cast<std::uint32_t>(splitmix64(seed ^ 0x5bd1e995ULL));
   const std::uint64_t limit = pattern_limit(type);
   const auto n = static_cast<std::uint64_t>(nranks);
   const bool sum_like = op == ReduceOp::kSum || op == ReduceOp::kAvg || op == ReduceOp::kPreMulSum;
@@ -68,7 +70,7 @@ Pattern make_pattern(DataType type, ReduceOp op, bool reduction, int nranks, std
     p.width = static_cast<std::uint32_t>(width);
   } else if (reduction && op == ReduceOp::kProd) {
     p.kind = PatternKind::kProd;
-    const int bits = std::min(62, log2_floor(limit));
+    const int bits = std::min(31, log2_floor(limit));  // x has `width` bits of a 32-bit word
     p.width = static_cast<std::uint32_t>(std::min<std::uint64_t>(n, static_cast<std::uint64_t>(bits)));
     k = std::uint64_t{1} << p.width;
   } else {
@@ -76,10 +78,10 @@ Pattern make_pattern(DataType type, ReduceOp op, bool reduction, int nranks, std
     k = std::min(kMaxK, pow2_floor(limit + 1));
     // At most k/2 consecutive values, so that the extremes still depend on x.
     p.width = static_cast<std::uint32_t>(reduction ? std::min(n, k / 2) : n);
-    if (!reduction) p.rank_mul = splitmix64(seed ^ 0x2545f4914f6cdd1dULL) | 1;
+    if (!reduction) p.rank_mul = static_cast<std::uint32_t>(splitmix64(seed ^ 0x2545f4914f6cdd1dULL)) | 1u;
   }
   p.k_mask = k - 1;
-  p.x_shift = 64 - log2_floor(k);
+  p.x_shift = 32 - log2_floor(k);
   return p;
 }
 

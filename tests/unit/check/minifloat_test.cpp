@@ -75,6 +75,25 @@ TEST_P(MiniFloatTest, ExactIntegersRoundTripUpToThePatternLimitAndBeyond) {
   }
 }
 
+template <const MiniFloat& F>
+void expect_small_integer_encoding_matches(const reference::Model& ref, const char* name) {
+  for (std::uint32_t v = 0; v < (1u << 24); v = v < 4096 ? v + 1 : v + 997) {
+    if (!ref.exact(static_cast<double>(v))) continue;
+    ASSERT_EQ(encode_small_integer<F>(v), encode_exact_integer(v, F)) << name << " " << v;
+  }
+}
+
+TEST_P(MiniFloatTest, SmallIntegerFastPathGivesTheSameBits) {
+  const Case& c = GetParam();
+  const reference::Model ref(c.ref);
+  switch (c.type) {
+    case DataType::kHalf: expect_small_integer_encoding_matches<kHalf>(ref, c.name); break;
+    case DataType::kBfloat16: expect_small_integer_encoding_matches<kBfloat16>(ref, c.name); break;
+    case DataType::kFp8E4M3: expect_small_integer_encoding_matches<kE4M3>(ref, c.name); break;
+    default: expect_small_integer_encoding_matches<kE5M2>(ref, c.name); break;
+  }
+}
+
 TEST_P(MiniFloatTest, EncodeNonnegativeRoundsToNearestEvenLikeTheReference) {
   const Case& c = GetParam();
   const reference::Model ref(c.ref);

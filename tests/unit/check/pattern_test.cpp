@@ -52,6 +52,24 @@ TEST(ClosedSum, MatchesBruteForce) {
         std::uint64_t want = 0;
         for (std::uint64_t j = 0; j < width; ++j) want += 1 + (x + j) % k;
         EXPECT_EQ(closed_sum(x, width, k), want) << "k=" << k << " width=" << width << " x=" << x;
+        EXPECT_EQ(closed_sum<std::uint32_t>(static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(width),
+                                            static_cast<std::uint32_t>(k)),
+                  want);
+      }
+    }
+  }
+}
+
+// The 32-bit form the host loops use, at the largest sums 32 bits allow (uint32's budget).
+TEST(ClosedSum, ThirtyTwoBitsHoldTheLargestAllowedSums) {
+  for (DataType type : {DataType::kUint32, DataType::kInt32, DataType::kFloat}) {
+    for (int n : {1, 2, 3, 5, 64, 1000, 65536, 1 << 20}) {
+      const Pattern p = make_pattern(type, ReduceOp::kSum, true, n, 1);
+      const std::uint64_t k = p.k_mask + 1;
+      for (std::uint64_t x : {std::uint64_t{0}, std::uint64_t{1}, k / 2, k - 2, k - 1}) {
+        EXPECT_EQ(closed_sum<std::uint32_t>(static_cast<std::uint32_t>(x), p.width, static_cast<std::uint32_t>(k)),
+                  closed_sum<std::uint64_t>(x, p.width, k))
+            << describe(type, ReduceOp::kSum, n) << " x=" << x;
       }
     }
   }
@@ -67,7 +85,7 @@ TEST(MakePattern, StaysWithinTheExactRangeOfEveryType) {
         const std::uint64_t k = p.k_mask + 1;
         ASSERT_EQ(k & p.k_mask, 0u) << what << ": k is not a power of two";
         ASSERT_GE(k, 2u) << what;
-        ASSERT_EQ(std::uint64_t{1} << (64 - p.x_shift), k) << what;
+        ASSERT_EQ(std::uint64_t{1} << (32 - p.x_shift), k) << what;
         ASSERT_GE(p.width, 1u) << what;
         ASSERT_LE(p.width, static_cast<std::uint32_t>(n)) << what;
         switch (p.kind) {
