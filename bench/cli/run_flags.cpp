@@ -174,51 +174,54 @@ RawRunFlags nccl_tests_defaults() {
 
 void add_run_flags(CLI::App& app, RawRunFlags& raw, bool with_positional) {
   if (with_positional) {
-    app.add_option("collective", raw.collectives, "Collectives to run (all_reduce, ..., or all); default all_reduce");
+    app.add_option("collective", raw.collectives, "Collectives to run (all_reduce, ..., or all); default all_reduce")
+        ->type_name("COLLECTIVE");
   }
-  app.add_option("-b,--minbytes", raw.min_bytes, "Smallest message size; K/M/G suffixes are binary")->capture_default_str();
-  app.add_option("-e,--maxbytes", raw.max_bytes, "Largest message size")->capture_default_str();
-  app.add_option("-f,--stepfactor", raw.step_factor, "Multiply the size by this factor (>= 2) between rows [2]");
-  app.add_option("-i,--stepbytes", raw.step_bytes, "Add this many bytes between rows (instead of -f)");
-  app.add_option("-n,--iters", raw.iterations, "Timed iterations per size and placement")->capture_default_str();
-  app.add_option("-w,--warmup_iters", raw.warmup, "Untimed warm-up iterations per size")->capture_default_str();
-  app.add_option("-c,--check", raw.check, "Checked runs per size after timing (0 disables checking)")->capture_default_str();
+  app.add_option("-b,--minbytes", raw.min_bytes, "Smallest message size; K/M/G suffixes are binary")
+      ->capture_default_str()
+      ->type_name("SIZE");
+  app.add_option("-e,--maxbytes", raw.max_bytes, "Largest message size")->capture_default_str()->type_name("SIZE");
+  app.add_option("-f,--stepfactor", raw.step_factor, "Multiply the size by this factor (>= 2) between rows [2]")->type_name("N");
+  app.add_option("-i,--stepbytes", raw.step_bytes, "Add this many bytes between rows (instead of -f)")->type_name("SIZE");
+  app.add_option("-n,--iters", raw.iterations, "Timed iterations per size and placement")->capture_default_str()->type_name("N");
+  app.add_option("-w,--warmup_iters", raw.warmup, "Untimed warm-up iterations per size")->capture_default_str()->type_name("N");
+  app.add_option("-c,--check", raw.check, "Checked runs per size after timing (0 disables checking)")->capture_default_str()->type_name("N");
   app.add_option("-d,--datatype", raw.datatype, "Element type(s): int8 uint8 int32 uint32 int64 uint64 half float "
-                                                "double bfloat16 f8e4m3 f8e5m2, a comma list, or all")->capture_default_str();
-  app.add_option("-o,--op", raw.op, "Reduction(s): sum prod min max avg mulsum, a comma list, or all")->capture_default_str();
+                                                "double bfloat16 f8e4m3 f8e5m2, a comma list, or all")->capture_default_str()->type_name("TYPES");
+  app.add_option("-o,--op", raw.op, "Reduction(s): sum prod min max avg mulsum, a comma list, or all")->capture_default_str()->type_name("OPS");
   app.add_option("-r,--root", raw.root, "Root rank of rooted collectives, or all (cycle through every rank)")
-      ->capture_default_str();
-  app.add_option("-a,--average", raw.average, "Headline time across ranks: 0 rank 0, 1 mean, 2 min, 3 max")->capture_default_str();
+      ->capture_default_str()->type_name("RANK|all");
+  app.add_option("-a,--average", raw.average, "Headline time across ranks: 0 rank 0, 1 mean, 2 min, 3 max")->capture_default_str()->type_name("0-3");
   app.add_option("-z,--blocking", raw.blocking, "0 async launches; 1 sync+barrier per op; 2 sync per op; "
-                                                "3 barrier per op, excluded from the time")->capture_default_str();
-  app.add_option("-N,--run_cycles", raw.run_cycles, "Repeat the sweep this many times (0: until interrupted)")->capture_default_str();
-  app.add_option("-T,--timeout", raw.timeout, "Seconds any collective or barrier may take (0: no limit)")->capture_default_str();
-  app.add_option("-J,--output_file", raw.output_file, "Write the JSON result here (never overwritten without --force)");
+                                                "3 barrier per op, excluded from the time")->capture_default_str()->type_name("0-3");
+  app.add_option("-N,--run_cycles", raw.run_cycles, "Repeat the sweep this many times (0: until interrupted)")->capture_default_str()->type_name("N");
+  app.add_option("-T,--timeout", raw.timeout, "Seconds any collective or barrier may take (0: no limit)")->capture_default_str()->type_name("SECONDS");
+  app.add_option("-J,--output_file", raw.output_file, "Write the JSON result here (never overwritten without --force)")->type_name("FILE");
   app.add_flag("--force", raw.force, "Overwrite an existing -J file");
-  app.add_option("--seed", raw.seed, "Seed of the checked data")->capture_default_str();
-  app.add_option("--bootstrap", raw.bootstrap, "How ranks find each other: auto, mpi, env, single")->capture_default_str();
+  app.add_option("--seed", raw.seed, "Seed of the checked data")->capture_default_str()->type_name("N");
+  app.add_option("--bootstrap", raw.bootstrap, "How ranks find each other: auto, mpi, env, single")->capture_default_str()->type_name("NAME");
   app.add_option("--backend", raw.backend,
                  "Collective backend: auto, mpi, or bootstrap (collectives through the bootstrap: a "
-                 "correctness reference, not a bandwidth measurement)")->capture_default_str();
+                 "correctness reference, not a bandwidth measurement)")->capture_default_str()->type_name("NAME");
   app.add_flag("--no-progress", raw.no_progress, "Never show the progress line on stderr");
   app.add_flag("--bind", raw.bind,
                "Pin each rank to the CPUs local to its GPU (on host memory: to NUMA node local_rank mod nodes), "
                "before any buffer is allocated");
   app.add_flag("--no-topology", raw.no_topology, "Do not discover and record each host's topology");
-  app.add_option("-t,--nthreads", raw.threads, "nccl-tests compatibility: threads per process (1)");
-  app.add_option("-g,--ngpus", raw.gpus, "nccl-tests compatibility: devices per thread (1)");
-  app.add_option("-m,--agg_iters", raw.agg_iters, "nccl-tests compatibility: operations aggregated per group (1)");
-  app.add_option("-G,--cudagraph", raw.graph, "nccl-tests compatibility: CUDA graph launches (0)");
-  app.add_option("-p,--parallel_init", raw.parallel_init, "nccl-tests compatibility: accepted, no effect with one thread");
-  app.add_option("-C,--report_cputime", raw.report_cputime, "nccl-tests compatibility (0)");
-  app.add_option("-I,--report_timestamps", raw.per_iteration, "nccl-tests compatibility (0; per-iteration data is in -J)");
-  app.add_option("-M,--memory_report", raw.memory_report, "nccl-tests compatibility (0)");
-  app.add_option("-u,--unalign", raw.unalign, "nccl-tests compatibility (0)");
+  app.add_option("-t,--nthreads", raw.threads, "nccl-tests compatibility: threads per process (1)")->type_name("N");
+  app.add_option("-g,--ngpus", raw.gpus, "nccl-tests compatibility: devices per thread (1)")->type_name("N");
+  app.add_option("-m,--agg_iters", raw.agg_iters, "nccl-tests compatibility: operations aggregated per group (1)")->type_name("N");
+  app.add_option("-G,--cudagraph", raw.graph, "nccl-tests compatibility: CUDA graph launches (0)")->type_name("N");
+  app.add_option("-p,--parallel_init", raw.parallel_init, "nccl-tests compatibility: accepted, no effect with one thread")->type_name("0|1");
+  app.add_option("-C,--report_cputime", raw.report_cputime, "nccl-tests compatibility (0)")->type_name("0|1");
+  app.add_option("-I,--report_timestamps", raw.per_iteration, "nccl-tests compatibility (0; per-iteration data is in -J)")->type_name("0|1");
+  app.add_option("-M,--memory_report", raw.memory_report, "nccl-tests compatibility (0)")->type_name("0|1");
+  app.add_option("-u,--unalign", raw.unalign, "nccl-tests compatibility (0)")->type_name("0|1");
   app.add_option("--fault", raw.fault,
                  "TEST ONLY, never in production: corrupt-rank=R[,index=I] overwrites one output element of rank R "
                  "after each checked collective; slow-rank=R,delay-us=U delays every timed collective of rank R; "
                  "min-size=S limits both to sizes >= S; kill-rank=R,after-size=S kills rank R (SIGKILL) once it "
-                 "has finished size S");
+                 "has finished size S")->type_name("SPEC");
 }
 
 Result<RunCommand> resolve_run_flags(const RawRunFlags& raw) {
