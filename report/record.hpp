@@ -25,6 +25,9 @@ struct TimeStats {
   double p99_us = 0;
   double stdev_us = 0;
   double cv = 0;  // stdev / mean
+  // Half-width of the distribution-free 95% confidence interval of the median, relative to
+  // the median: how well the median is known (0 with too few samples to say).
+  double median_ci95_rel = 0;
 };
 
 struct Mismatch {

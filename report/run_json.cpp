@@ -70,7 +70,8 @@ Json config_json(const RunConfig& c) {
 Json stats_json(const TimeStats& s) {
   return {{"samples", s.samples},         {"mean_us", real(s.mean_us)}, {"median_us", real(s.median_us)},
           {"min_us", real(s.min_us)},     {"max_us", real(s.max_us)},   {"p95_us", real(s.p95_us)},
-          {"p99_us", real(s.p99_us)},     {"stdev_us", real(s.stdev_us)}, {"cv", real(s.cv)}};
+          {"p99_us", real(s.p99_us)},     {"stdev_us", real(s.stdev_us)}, {"cv", real(s.cv)},
+          {"median_ci95_rel", real(s.median_ci95_rel)}};
 }
 
 Json record_key(const SizeRecord& r) {
@@ -206,6 +207,7 @@ TimeStats stats_from(const Json& j) {
   s.max_us = real_from(j.at("max_us"));
   s.p95_us = real_from(j.at("p95_us"));
   s.p99_us = real_from(j.at("p99_us"));
+  if (const auto ci = j.find("median_ci95_rel"); ci != j.end()) s.median_ci95_rel = real_from(*ci);
   s.stdev_us = real_from(j.at("stdev_us"));
   s.cv = real_from(j.at("cv"));
   return s;

@@ -108,7 +108,7 @@ std::string parameter_line(const RunConfig& c) {
                                              : format_uint(c.step_bytes) + "(bytes)";
   return "# nThread 1 nGpus 1 minBytes " + format_uint(c.min_bytes) + " maxBytes " + format_uint(c.max_bytes) +
          " step: " + step + " warmup iters: " + format_uint(c.warmup_iterations) + " iters: " +
-         format_uint(c.iterations) + " agg iters: 1 validation: " + format_uint(c.check_iterations) + " graph: 0";
+ (c.iterations == 0 ? std::string("auto") : format_uint(c.iterations)) + " agg iters: 1 validation: " + format_uint(c.check_iterations) + " graph: 0";
 }
 
 std::string mismatch_line(const SizeRecord& record, const Measurement& m, const Mismatch& x) {

@@ -87,8 +87,35 @@ Status resolve_sizes(const RawRunFlags& raw, engine::RunOptions& o) {
   return ok_status();
 }
 
+// "2%" or "0.02".
+Result<double> parse_fraction(std::string_view name, std::string text) {
+  const bool percent = !text.empty() && text.back() == '%';
+  if (percent) text.pop_back();
+  COLLBENCH_ASSIGN_OR_RETURN(double v, flag(name, parse_double(text)));
+  if (percent) v /= 100;
+  if (v <= 0 || v >= 1) return Status::error(ErrorCode::kUsage, std::string(name) + ": must be between 0% and 100%");
+  return v;
+}
+
+Status resolve_precision(const RawRunFlags& raw, engine::Precision& p) {
+  COLLBENCH_ASSIGN_OR_RETURN(p.min_time_s, flag("--min-time", parse_double(raw.min_time)));
+  COLLBENCH_ASSIGN_OR_RETURN(p.max_time_s, flag("--max-time", parse_double(raw.max_time)));
+  if (p.min_time_s < 0 || p.max_time_s <= 0 || p.min_time_s > p.max_time_s) {
+    return Status::error(ErrorCode::kUsage, "--min-time " + raw.min_time + " / --max-time " + raw.max_time +
+                                                ": need 0 <= min-time <= max-time and max-time > 0");
+  }
+  COLLBENCH_ASSIGN_OR_RETURN(p.target_spread, parse_fraction("--target-spread", raw.target_spread));
+  COLLBENCH_ASSIGN_OR_RETURN(p.max_iterations, ranged("--max-iters", raw.max_iterations, 1, 1u << 30));
+  p.min_iterations = std::min(p.min_iterations, p.max_iterations);
+  return ok_status();
+}
+
 Status resolve_loops(const RawRunFlags& raw, engine::RunOptions& o) {
-  COLLBENCH_ASSIGN_OR_RETURN(o.iterations, ranged("-n/--iters", raw.iterations, 1, 1u << 30));
+  o.iterations = 0;
+  if (!raw.iterations.empty()) {
+    COLLBENCH_ASSIGN_OR_RETURN(o.iterations, ranged("-n/--iters", raw.iterations, 1, 1u << 30));
+  }
+  COLLBENCH_RETURN_IF_ERROR(resolve_precision(raw, o.precision));
   COLLBENCH_ASSIGN_OR_RETURN(o.warmup_iterations, ranged("-w/--warmup_iters", raw.warmup, 0, 1u << 30));
   COLLBENCH_ASSIGN_OR_RETURN(o.check_iterations, ranged("-c/--check", raw.check, 0, 1u << 20));
   COLLBENCH_ASSIGN_OR_RETURN(auto avg, ranged("-a/--average", raw.average, 0, 3));
@@ -168,6 +195,7 @@ RawRunFlags nccl_tests_defaults() {
   RawRunFlags raw;
   raw.min_bytes = "32M";
   raw.max_bytes = "32M";
+  raw.iterations = "20";
   raw.nccl_tests_stepping = true;
   return raw;
 }
@@ -183,7 +211,21 @@ void add_run_flags(CLI::App& app, RawRunFlags& raw, bool with_positional) {
   app.add_option("-e,--maxbytes", raw.max_bytes, "Largest message size")->capture_default_str()->type_name("SIZE");
   app.add_option("-f,--stepfactor", raw.step_factor, "Multiply the size by this factor (>= 2) between rows [2]")->type_name("N");
   app.add_option("-i,--stepbytes", raw.step_bytes, "Add this many bytes between rows (instead of -f)")->type_name("SIZE");
-  app.add_option("-n,--iters", raw.iterations, "Timed iterations per size and placement")->capture_default_str()->type_name("N");
+  app.add_option("-n,--iters", raw.iterations,
+                 "Timed iterations per size and placement (nccl-tests' fixed count); without -n, iterations run "
+                 "until the median is known to --target-spread")
+      ->type_name("N");
+  app.add_option("--min-time", raw.min_time, "Without -n: measure each size and placement at least this long")
+      ->capture_default_str()
+      ->type_name("SECONDS");
+  app.add_option("--max-time", raw.max_time, "Without -n: and at most this long")->capture_default_str()->type_name("SECONDS");
+  app.add_option("--target-spread", raw.target_spread,
+                 "Without -n: stop once the 95% confidence interval of the median is within +-this")
+      ->capture_default_str()
+      ->type_name("PERCENT");
+  app.add_option("--max-iters", raw.max_iterations, "Without -n: at most this many iterations")
+      ->capture_default_str()
+      ->type_name("N");
   app.add_option("-w,--warmup_iters", raw.warmup, "Untimed warm-up iterations per size")->capture_default_str()->type_name("N");
   app.add_option("-c,--check", raw.check, "Checked runs per size after timing (0 disables checking)")->capture_default_str()->type_name("N");
   app.add_option("-d,--datatype", raw.datatype, "Element type(s): int8 uint8 int32 uint32 int64 uint64 half float "

@@ -22,7 +22,11 @@ struct RawRunFlags {
   std::string max_bytes = "64M";
   std::string step_factor;
   std::string step_bytes;
-  std::string iterations = "20";
+  std::string iterations;  // empty: precision-driven (collbench run); "20" for the drop-ins
+  std::string min_time = "0.05";
+  std::string max_time = "1";
+  std::string target_spread = "2%";
+  std::string max_iterations = "100000";
   std::string warmup = "1";
   std::string check = "1";
   std::string datatype = "float";

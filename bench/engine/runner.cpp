@@ -5,6 +5,7 @@
 #include <chrono>
 #include <csignal>
 
+#include "bench/engine/measure.hpp"
 #include "bench/engine/progress_model.hpp"
 #include "bench/engine/stats.hpp"
 #include "bench/engine/timing.hpp"
@@ -82,26 +83,19 @@ Result<report::Measurement> Runner::measure_placement(const RowPlan& row, Placem
     WatchedStep step(watchdog_, what + ": warm-up", options_.warmup_iterations);
     COLLBENCH_RETURN_IF_ERROR(warm_up(backend_, call, options_.warmup_iterations));
   }
-  LoopTimes loop;
-  {
-    WatchedStep step(watchdog_, what + ": timed loop of " + std::to_string(options_.iterations) + " iterations",
-                     options_.iterations + 1);
-    COLLBENCH_RETURN_IF_ERROR(
-        time_loop(backend_, boot_, call, options_.iterations, options_.blocking, options_.fault, row.requested_bytes,
-                  watchdog_, loop));
-  }
+  COLLBENCH_ASSIGN_OR_RETURN(const Timing timing,
+                             measure(backend_, boot_, call, options_, row.requested_bytes, watchdog_, what));
   WatchedStep exchange(watchdog_, what + ": exchange of timings and checks", 3 + options_.check_iterations * 3);
 
   // Cross-rank figures, all outside the timed region.
   report::Measurement m;
   m.placement = placement;
-  m.iterations = options_.iterations;
+  m.iterations = timing.iterations;
   std::vector<double> per_rank(static_cast<std::size_t>(boot_.size()));
-  const double mine = loop.elapsed_us / static_cast<double>(options_.iterations);
+  const double mine = timing.elapsed_us / static_cast<double>(timing.iterations);
   COLLBENCH_RETURN_IF_ERROR(boot_.allgather(std::as_bytes(std::span(&mine, 1)), std::as_writable_bytes(std::span(per_rank))));
-  COLLBENCH_RETURN_IF_ERROR(boot_.allreduce(loop.iteration_us, ReduceOp::kMax));
   m.time_us = combine(per_rank, options_.average);
-  m.per_iteration = time_stats(loop.iteration_us);
+  m.per_iteration = time_stats(timing.iteration_us);
   const auto slowest = static_cast<std::size_t>(std::max_element(per_rank.begin(), per_rank.end()) - per_rank.begin());
   m.slowest_rank = static_cast<int>(slowest);
   m.slowest_host = hosts_[slowest];
