@@ -88,17 +88,18 @@ void add_times(Json& j, std::uint64_t iterations, double time_us) {
   j["time_unit"] = "us";
 }
 
-// Counters in the order Google Benchmark prints them (its counter map is sorted by name).
+// Counters in the order Google Benchmark prints them (its counter map is sorted by name), and
+// as doubles, as it writes every counter.
 void add_counters(Json& j, const SizeRecord& row, const Measurement& m, int nranks) {
   j["algbw_gbps"] = finite_or_zero(m.algbw_gbps);
   j["busbw_gbps"] = finite_or_zero(m.busbw_gbps);
   j["bytes_per_second"] = finite_or_zero(m.algbw_gbps) * kBytesPerGigabyte;
   j["cv"] = finite_or_zero(m.per_iteration.cv);
   j["median_us"] = finite_or_zero(m.per_iteration.median_us);
-  j["nranks"] = nranks;
+  j["nranks"] = static_cast<double>(nranks);
   j["p95_us"] = finite_or_zero(m.per_iteration.p95_us);
-  j["size_bytes"] = row.size_bytes;
-  j["wrong"] = m.wrong;
+  j["size_bytes"] = static_cast<double>(row.size_bytes);
+  j["wrong"] = static_cast<double>(m.wrong);
 }
 
 Json measured_entry(const SizeRecord& row, const Measurement& m, int nranks, Numbering& numbering) {

@@ -1,5 +1,7 @@
 #include "report/html_report.hpp"
 
+#include <algorithm>
+
 #include "common/strings.hpp"
 #include "report/compare.hpp"
 #include "report/compare_format.hpp"
@@ -86,13 +88,13 @@ std::string runs_section(const std::vector<ReportRun>& runs) {
 }
 
 std::string figures_section(const std::vector<ReportRun>& runs) {
-  std::vector<std::string> header = figures_header(false);
+  const bool with_link = std::any_of(runs.begin(), runs.end(), [](const ReportRun& r) { return bottleneck_link_gbps(r).has_value(); });
+  std::vector<std::string> header = figures_header(with_link);
   header.insert(header.begin(), "run");
   TableRows rows = {header};
   for (const auto& run : runs) {
-    const FigureOptions options{run.topology.empty() ? std::nullopt : run.topology.front().bottleneck_link_gbps};
-    for (const auto& f : summary_figures(run.document, options)) {
-      std::vector<std::string> cells = figures_cells(f, false);
+    for (const auto& f : summary_figures(run.document, FigureOptions{bottleneck_link_gbps(run)})) {
+      std::vector<std::string> cells = figures_cells(f, with_link);
       cells.insert(cells.begin(), run.label);
       rows.push_back(std::move(cells));
     }

@@ -146,9 +146,7 @@ Ranking rank_runs(const std::vector<ReportRun>& runs, const RankingOptions& opti
     const RunContext& c = runs[i].document.context;
     RankedRun ranked{runs[i].label, c.nranks, join(c.hosts, ","), std::nullopt, std::nullopt, std::nullopt,
                      false, 0, run_problems(runs[i].document)};
-    const FigureOptions figure_options{runs[i].topology.empty() ? std::nullopt
-                                                                : runs[i].topology.front().bottleneck_link_gbps};
-    if (r.basis) ranked.figures = figures_of(*find_series(all[i], *r.basis), figure_options);
+    if (r.basis) ranked.figures = figures_of(*find_series(all[i], *r.basis), {bottleneck_link_gbps(runs[i])});
     r.runs.push_back(std::move(ranked));
   }
   if (!r.basis) r.notes.push_back("the runs share no (collective, dtype, op, placement): nothing to rank on");

@@ -29,4 +29,13 @@ struct ReportRun {
   std::vector<TopologyMatrix> topology;  // one per host; empty when unknown
 };
 
+// The slowest bottleneck link over the run's hosts, when any host's is known.
+inline std::optional<double> bottleneck_link_gbps(const ReportRun& run) {
+  std::optional<double> slowest;
+  for (const auto& t : run.topology) {
+    if (t.bottleneck_link_gbps && (!slowest || *t.bottleneck_link_gbps < *slowest)) slowest = t.bottleneck_link_gbps;
+  }
+  return slowest;
+}
+
 }  // namespace collbench::report
