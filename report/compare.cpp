@@ -223,8 +223,8 @@ Comparison compare_runs(const ReportRun& base, const ReportRun& current, const C
   }
   for (const auto& text : run_problems(base.document)) c.flags.push_back({Side::kBase, text});
   for (const auto& text : run_problems(current.document)) c.flags.push_back({Side::kNew, text});
-  for (const auto& s : b.series) c.base_figures.push_back(figures_of(s));
-  for (const auto& s : n.series) c.new_figures.push_back(figures_of(s));
+  for (const auto& s : b.series) c.base_figures.push_back(figures_of(s, {bottleneck_link_gbps(base)}));
+  for (const auto& s : n.series) c.new_figures.push_back(figures_of(s, {bottleneck_link_gbps(current)}));
   return c;
 }
 

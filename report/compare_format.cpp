@@ -70,12 +70,13 @@ TableRows difference_rows(const Comparison& c) {
 }
 
 TableRows figures_rows(const Comparison& c) {
-  std::vector<std::string> header = figures_header(false);
+  const bool with_link = any_percent_of_link(c.base_figures) || any_percent_of_link(c.new_figures);
+  std::vector<std::string> header = figures_header(with_link);
   header.insert(header.begin(), "run");
   TableRows rows = {header};
   for (const auto& [side, list] : {std::make_pair("BASE", &c.base_figures), std::make_pair("NEW", &c.new_figures)}) {
     for (const auto& f : *list) {
-      std::vector<std::string> cells = figures_cells(f, false);
+      std::vector<std::string> cells = figures_cells(f, with_link);
       cells.insert(cells.begin(), side);
       rows.push_back(std::move(cells));
     }

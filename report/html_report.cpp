@@ -159,7 +159,7 @@ std::string topology_section(const std::vector<ReportRun>& runs) {
         rows.push_back({i < t.labels.size() ? t.labels[i] : ""});
         rows.back().insert(rows.back().end(), t.cells[i].begin(), t.cells[i].end());
       }
-      out += "<h3>" + esc(run.label + ": " + t.host) + "</h3>\n" + html_table(rows);
+      out += "<h3>" + esc(run.label + ": " + t.host) + "</h3>\n" + (t.labels.empty() ? "" : html_table(rows));
       if (!t.legend.empty()) out += "<p class=\"note\">" + esc(join(t.legend, "; ")) + "</p>\n";
       if (t.bottleneck_link_gbps) {
         out += "<p>Bottleneck link: " + esc(t.bottleneck_link + ", " + format_fixed(*t.bottleneck_link_gbps, 1)) +

@@ -10,9 +10,9 @@
 
 namespace collbench::report {
 
-// One host's GPU/NIC connectivity, already in words: an nvidia-smi-style matrix.
-// Hook: run files do not carry topology yet. When they do (context.topology), the function that
-// reads it fills these views; every renderer already shows them, and summary figures use
+// One host's GPU/NIC connectivity, already in words: an nvidia-smi-style matrix. The CLI fills
+// these from the topology a run file carries (context.topology, see bench/cli/topology_view.hpp);
+// the page draws them, the node ranking compares them, and summary figures use
 // `bottleneck_link_gbps` for "% of link".
 struct TopologyMatrix {
   std::string host;

@@ -74,6 +74,13 @@ std::vector<SeriesFigures> summary_figures(const RunDocument& document, const Fi
   return out;
 }
 
+bool any_percent_of_link(const std::vector<SeriesFigures>& figures) {
+  for (const auto& f : figures) {
+    if (f.percent_of_link) return true;
+  }
+  return false;
+}
+
 std::optional<double> busbw_at_reference(const SeriesFigures& figures, std::uint64_t size) {
   for (const auto& v : figures.at_reference) {
     if (v.size_bytes == size) return v.busbw_gbps;

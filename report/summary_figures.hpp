@@ -45,7 +45,7 @@ struct SeriesFigures {
 
 struct FigureOptions {
   // Per-direction bandwidth of the slowest link the collective must cross (GB/s), from the
-  // topology when it is known. Hook: nothing fills it until run files carry topology.
+  // topology when it is known (see report_input.hpp).
   std::optional<double> bottleneck_link_gbps;
 };
 
@@ -53,6 +53,9 @@ SeriesFigures figures_of(const Series& series, const FigureOptions& options = {}
 
 // One entry per series of the run (in the run's order); series without points are left out.
 std::vector<SeriesFigures> summary_figures(const RunDocument& document, const FigureOptions& options = {});
+
+// Whether any of `figures` has a "% of link" (then tables show that column).
+bool any_percent_of_link(const std::vector<SeriesFigures>& figures);
 
 // The busbw of `figures` at reference size `size`, when it is one of kReferenceSizes and known.
 std::optional<double> busbw_at_reference(const SeriesFigures& figures, std::uint64_t size);

@@ -53,15 +53,22 @@ Status write(const std::string& path, const std::string& text, const Outputs& o,
 }
 
 std::string figures_text(const std::vector<report::ReportRun>& runs) {
-  std::vector<std::string> header = report::figures_header(false);
+  std::vector<std::pair<std::string, report::SeriesFigures>> all;
+  std::vector<report::SeriesFigures> figures;
+  for (const auto& run : runs) {
+    for (auto& f : report::summary_figures(run.document, {report::bottleneck_link_gbps(run)})) {
+      figures.push_back(f);
+      all.emplace_back(run.label, std::move(f));
+    }
+  }
+  const bool with_link = report::any_percent_of_link(figures);
+  std::vector<std::string> header = report::figures_header(with_link);
   header.insert(header.begin(), "run");
   report::TableRows rows = {header};
-  for (const auto& run : runs) {
-    for (const auto& f : report::summary_figures(run.document)) {
-      std::vector<std::string> cells = report::figures_cells(f, false);
-      cells.insert(cells.begin(), run.label);
-      rows.push_back(std::move(cells));
-    }
+  for (const auto& [label, f] : all) {
+    std::vector<std::string> cells = report::figures_cells(f, with_link);
+    cells.insert(cells.begin(), label);
+    rows.push_back(std::move(cells));
   }
   return report::render_text_table(rows);
 }

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "bench/cli/topology_view.hpp"
 #include "common/file_io.hpp"
 #include "common/units.hpp"
 
@@ -51,7 +52,8 @@ Result<std::vector<report::ReportRun>> load_runs(const std::vector<std::string>&
   std::vector<report::ReportRun> runs;
   for (const auto& file : files) {
     COLLBENCH_ASSIGN_OR_RETURN(report::RunDocument document, load_run(file));
-    runs.push_back({stem_label(file), std::move(document), {}});
+    std::vector<report::TopologyMatrix> topology = topology_views(document.context);
+    runs.push_back({stem_label(file), std::move(document), std::move(topology)});
   }
   make_unique(runs, files);
   return runs;

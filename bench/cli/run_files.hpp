@@ -12,7 +12,7 @@ namespace collbench::cli {
 
 // Each file read and parsed. A missing, truncated or foreign file, another schema version, or a
 // run without a measured result is a usage error "FILE: what is wrong". Labels are the file
-// names without ".json", made unique.
+// names without ".json", made unique; the topology the files carry becomes matrix views.
 Result<std::vector<report::ReportRun>> load_runs(const std::vector<std::string>& files);
 
 // "5%" or "0.05" -> 0.05; in [0, 1). `flag` names the option in errors.

@@ -252,6 +252,38 @@ TEST(ReportCli, UnwritableOutputIsAnIoError) {
   EXPECT_EQ(count_lines(o.err), 1) << o.err;
 }
 
+TEST(ReportCli, TopologyFromTheRunFile) {
+  // A run whose file carries its host's topology (as `collbench run` records it), built from the
+  // topology fixture with four NVLink-ring GPUs used by ranks 0-3.
+  const Outcome topo = run_process(
+      collbench({"topo", "-i", COLLBENCH_FIXTURES_DIR "/topo/nvlink_ring.xml", "--format", "json"}));
+  ASSERT_EQ(topo.exit_code, 0) << topo.err;
+  const auto ring = nlohmann::json::parse(topo.out);
+  auto run = nlohmann::json::parse(read_file(fixture("base.json")));
+  run["context"]["topology"] = {{"node0001", ring}};
+  for (std::size_t r = 0; r < 4; ++r) run["context"]["ranks"][r]["pci_bus_id"] = ring.at("gpus").at(r).at("bus_id");
+  const std::string dir = scratch_dir("report-topology");
+  write_file(dir + "/run.json", run.dump(2));
+  ASSERT_EQ(run_process(collbench({"validate", dir + "/run.json"})).exit_code, 0);
+
+  const Outcome o = run_process(collbench({"report", dir + "/run.json", "-o", dir + "/r.html"}));
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const std::string html = read_file(dir + "/r.html");
+  EXPECT_TRUE(contains(html, "<h3>run: node0001</h3>")) << html.size();
+  EXPECT_TRUE(contains(html, "<tr><td>GPU0</td><td>X</td><td>NV2</td>"));
+  EXPECT_TRUE(contains(html, "Bottleneck link: PHB between GPU0 and GPU2"));
+  EXPECT_TRUE(contains(html, "<th>% of link</th>"));
+  const Outcome text = run_process(collbench({"report", dir + "/run.json"}));
+  EXPECT_TRUE(contains(text.out, "% of link")) << text.out;
+
+  // An unreadable topology document costs the matrix, not the report.
+  run["context"]["topology"]["node0001"]["gpus"] = "broken";
+  write_file(dir + "/broken.json", run.dump(2));
+  const Outcome broken = run_process(collbench({"report", dir + "/broken.json", "-o", dir + "/b.html"}));
+  EXPECT_EQ(broken.exit_code, 0) << broken.err;
+  EXPECT_TRUE(contains(read_file(dir + "/b.html"), "topology not readable")) << broken.err;
+}
+
 // ---- rendering in a real browser ----
 
 std::string find_chromium() {
