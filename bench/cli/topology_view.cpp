@@ -68,6 +68,10 @@ report::TopologyMatrix view_of(const std::string& host, const std::string& json,
     m.cells.emplace_back();
     for (std::size_t b = 0; b < m.labels.size(); ++b) m.cells.back().push_back(topo::smi_name(path(analysis.paths, gpus, a, b)));
   }
+  if (m.labels.empty()) {
+    m.legend = {"no GPU or NIC in this host's topology"};
+    return m;
+  }
   m.legend = legend();
   for (std::size_t i = 0; i < t.nics.size(); ++i) {
     m.legend.push_back(topo::nic_label(static_cast<int>(i)) + " = " + topo::nic_display_name(t, static_cast<int>(i)));
