@@ -7,8 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "bench/cli/compare_command.hpp"
 #include "bench/cli/launch_env.hpp"
 #include "bench/cli/preflight_command.hpp"
+#include "bench/cli/report_command.hpp"
 #include "bench/cli/run_command.hpp"
 #include "bench/cli/signals.hpp"
 #include "bench/cli/topo_command.hpp"
@@ -23,7 +25,9 @@ namespace collbench::cli {
 namespace {
 
 int report_error(const Status& status, const std::string& who) {
-  std::string line = "collbench: " + who + (who.empty() ? "" : ": ") + "error: " + status.message();
+  const bool regression = status.code() == ErrorCode::kRegression;
+  std::string line = "collbench: " + who + (who.empty() ? "" : ": ") + (regression ? "regression: " : "error: ") +
+                     status.message();
   // Where the error was raised helps with bugs and library failures, not with verdicts.
   const bool located = status.code() == ErrorCode::kInternal || status.code() == ErrorCode::kComm;
   if (located && !status.where().empty()) line += " [" + status.where() + "]";
@@ -143,11 +147,28 @@ int main(int argc, char** argv) {
   std::vector<std::string> files;
   validate->add_option("file", files, "JSON files written by collbench run/preflight -J")->required();
 
+  CLI::App* compare = app.add_subcommand("compare", "Compare two run files point by point (exit 10 when NEW regressed "
+                                                    "beyond noise), or rank several with --nodes");
+  compare->footer(footer());
+  RawCompareFlags raw_compare;
+  add_compare_flags(*compare, raw_compare);
+
+  CLI::App* report = app.add_subcommand("report", "Turn run files into one self-contained HTML page (-o), an SVG "
+                                                  "chart, CSV or Google Benchmark JSON");
+  report->footer(footer());
+  RawReportFlags raw_report;
+  add_report_flags(*report, raw_report);
+
   if (auto done = parse(app, argc, argv, speaker)) return *done;
   if (*validate) return validate_command(files);
   if (*topo) {
     if (Status s = check_topo_flags(topo_cmd); !s.ok()) return early_error(s, speaker);
     return finish(topo_command(topo_cmd));
+  }
+  if (*compare || *report) {
+    const std::string generator = "collbench " + version() + " (" + git_commit() + ")";
+    const Status s = *compare ? compare_command(raw_compare, std::cout) : report_command(raw_report, generator, std::cout);
+    return s.ok() ? 0 : report_error(s, "");
   }
   if (*preflight) {
     auto cmd = resolve_preflight_flags(raw_preflight);
