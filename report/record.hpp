@@ -98,6 +98,7 @@ struct RunConfig {
   std::uint64_t run_cycles = 1;
   double timeout_s = 0;
   std::uint64_t seed = 0;
+  bool malloc_keep = false;  // --malloc-keep: large allocations reused instead of mapped afresh
 };
 
 struct RunContext {
@@ -122,6 +123,18 @@ struct RunContext {
 enum class RunStatus { kOk, kWrongData, kIncomplete, kInterrupted, kTimeout, kError };
 const char* to_string(RunStatus s);  // "ok", "wrong_data", "incomplete", ...
 
+// A row that does not look like the rows around it, with the likely cause where known.
+struct Anomaly {
+  std::string collective;
+  std::string dtype;
+  std::string op;
+  int root = -1;
+  std::uint64_t size_bytes = 0;
+  std::string placement;  // "out_of_place" / "in_place"
+  std::string kind;       // "drop": busbw far below smaller sizes; "spread": iteration times vary wildly
+  std::string message;    // one line, with the likely cause
+};
+
 struct RunSummary {
   RunStatus status = RunStatus::kIncomplete;
   std::string end_time;
@@ -132,6 +145,8 @@ struct RunSummary {
   double avg_busbw_gbps = 0;          // nccl-tests' "Avg bus bandwidth"
   std::uint64_t total_wrong = 0;
   std::uint64_t out_of_bounds = 0;    // nccl-tests: number of (row, placement) checks that failed
+  std::vector<Anomaly> anomalies;
+  std::uint64_t max_rss_bytes = 0;    // the largest peak resident memory of any rank; 0: unknown
 };
 
 // Summary figures computed from rows (shared by every reporter).

@@ -64,7 +64,8 @@ Json config_json(const RunConfig& c) {
           {"blocking", c.blocking},
           {"run_cycles", c.run_cycles},
           {"timeout_s", real(c.timeout_s)},
-          {"seed", c.seed}};
+          {"seed", c.seed},
+          {"malloc_keep", c.malloc_keep}};
 }
 
 Json stats_json(const TimeStats& s) {
@@ -113,7 +114,14 @@ Json results_json(const std::vector<SizeRecord>& rows) {
   return results;
 }
 
+Json anomaly_json(const Anomaly& a) {
+  return {{"collective", a.collective}, {"dtype", a.dtype}, {"op", a.op},       {"root", a.root},
+          {"size_bytes", a.size_bytes}, {"placement", a.placement}, {"kind", a.kind}, {"message", a.message}};
+}
+
 Json summary_json(const RunSummary& s) {
+  Json anomalies = Json::array();
+  for (const auto& a : s.anomalies) anomalies.push_back(anomaly_json(a));
   return {{"status", to_string(s.status)},
           {"end_time", s.end_time},
           {"error", s.error ? Json(*s.error) : Json(nullptr)},
@@ -122,7 +130,9 @@ Json summary_json(const RunSummary& s) {
           {"peak_placement", s.peak_placement.empty() ? Json(nullptr) : Json(s.peak_placement)},
           {"avg_busbw_gbps", real(s.avg_busbw_gbps)},
           {"total_wrong", s.total_wrong},
-          {"out_of_bounds", s.out_of_bounds}};
+          {"out_of_bounds", s.out_of_bounds},
+          {"anomalies", anomalies},
+          {"max_rss_bytes", s.max_rss_bytes}};
 }
 
 // ---- reading (the document has been validated, so types and enums are known good) ----
@@ -174,6 +184,7 @@ RunConfig config_from(const Json& j) {
   c.run_cycles = j.at("run_cycles").get<std::uint64_t>();
   c.timeout_s = real_from(j.at("timeout_s"));
   c.seed = j.at("seed").get<std::uint64_t>();
+  if (const auto keep = j.find("malloc_keep"); keep != j.end()) c.malloc_keep = keep->get<bool>();
   return c;
 }
 
@@ -300,6 +311,15 @@ RunSummary summary_from(const Json& j) {
   s.avg_busbw_gbps = real_from(j.at("avg_busbw_gbps"));
   s.total_wrong = j.at("total_wrong").get<std::uint64_t>();
   s.out_of_bounds = j.at("out_of_bounds").get<std::uint64_t>();
+  if (const auto list = j.find("anomalies"); list != j.end()) {
+    for (const auto& a : *list) {
+      s.anomalies.push_back({a.at("collective").get<std::string>(), a.at("dtype").get<std::string>(),
+                             a.at("op").get<std::string>(), int_at(a, "root"), a.at("size_bytes").get<std::uint64_t>(),
+                             a.at("placement").get<std::string>(), a.at("kind").get<std::string>(),
+                             a.at("message").get<std::string>()});
+    }
+  }
+  if (const auto rss = j.find("max_rss_bytes"); rss != j.end()) s.max_rss_bytes = rss->get<std::uint64_t>();
   return s;
 }
 

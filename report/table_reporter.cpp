@@ -203,6 +203,11 @@ Status TableReporter::end(const RunSummary& summary) {
     out_ << "# First mismatches     :\n";
     for (const auto& line : mismatch_lines_) out_ << line << "\n";
   }
+  if (summary.max_rss_bytes > 0) out_ << "# Peak memory per rank : " << format_uint(summary.max_rss_bytes >> 20) << " MiB\n";
+  for (const auto& a : summary.anomalies) {
+    out_ << "# Anomaly: " << a.collective << " " << a.dtype << " " << format_uint(a.size_bytes) << " B "
+         << placement_words(a.placement) << ": " << one_line(a.message) << "\n";
+  }
   out_ << "# Collective test concluded: " << collectives_ << "\n#\n";
   // nccl-tests ends with the library's last error, or an empty line when there is none.
   out_ << (summary.error ? "# error: " + one_line(*summary.error) : std::string()) << "\n";

@@ -1,8 +1,10 @@
 #include "bench/cli/run_command.hpp"
 
+#include <malloc.h>
 #include <unistd.h>
 
 #include <iostream>
+#include <limits>
 
 #include "bench/cli/launch_env.hpp"
 #include "bench/cli/host_topology.hpp"
@@ -24,7 +26,7 @@
 namespace collbench::cli {
 namespace {
 
-report::RunConfig config_of(const engine::RunOptions& o, double timeout_s) {
+report::RunConfig config_of(const engine::RunOptions& o, double timeout_s, bool malloc_keep) {
   report::RunConfig c;
   for (auto col : o.collectives) c.collectives.emplace_back(coll::to_string(col));
   for (auto t : o.types) c.dtypes.emplace_back(to_string(t));
@@ -42,6 +44,7 @@ report::RunConfig config_of(const engine::RunOptions& o, double timeout_s) {
   c.run_cycles = o.run_cycles;
   c.timeout_s = timeout_s;
   c.seed = o.seed;
+  c.malloc_keep = malloc_keep;
   return c;
 }
 
@@ -88,7 +91,7 @@ report::RunContext make_context(const RunCommand& cmd, const std::vector<std::st
   ctx.nranks = boot.size();
   ctx.hosts = engine::distinct_hosts(ranks);
   ctx.ranks = std::move(ranks);
-  ctx.config = config_of(cmd.run, cmd.timeout_s);
+  ctx.config = config_of(cmd.run, cmd.timeout_s, cmd.malloc_keep);
   return ctx;
 }
 
@@ -136,7 +139,16 @@ CommandResult CommandResult::from_launcher(const std::string& host) {
   return r;
 }
 
+// glibc maps allocations above a threshold (dynamic, at most 32 MiB) with mmap and unmaps them
+// on free, so a library that allocates a message-sized temporary on every call pays page
+// faults every call. A fixed, huge threshold and no trimming keep such memory in the heap.
+void keep_large_allocations() {
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
+}
+
 CommandResult run_command(const RunCommand& cmd, const std::vector<std::string>& argv, SignalStop& signals) {
+  if (cmd.malloc_keep) keep_large_allocations();
   CommandResult result = CommandResult::from_launcher(topo::host_name());
   auto session = Session::open({cmd.bootstrap, cmd.backend, cmd.timeout_s});
   if (!session.ok()) return result.with(session.status(), true);

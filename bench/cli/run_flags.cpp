@@ -250,6 +250,9 @@ void add_run_flags(CLI::App& app, RawRunFlags& raw, bool with_positional) {
                "Pin each rank to the CPUs local to its GPU (on host memory: to NUMA node local_rank mod nodes), "
                "before any buffer is allocated");
   app.add_flag("--no-topology", raw.no_topology, "Do not discover and record each host's topology");
+  app.add_flag("--malloc-keep", raw.malloc_keep,
+               "Let glibc reuse large allocations instead of mapping each one afresh: removes the page-fault cliff of "
+               "MPI's per-call temporaries above 32 MiB (recorded in the JSON; see docs/performance.md)");
   app.add_option("-t,--nthreads", raw.threads, "nccl-tests compatibility: threads per process (1)")->type_name("N");
   app.add_option("-g,--ngpus", raw.gpus, "nccl-tests compatibility: devices per thread (1)")->type_name("N");
   app.add_option("-m,--agg_iters", raw.agg_iters, "nccl-tests compatibility: operations aggregated per group (1)")->type_name("N");
@@ -286,6 +289,7 @@ Result<RunCommand> resolve_run_flags(const RawRunFlags& raw) {
   cmd.backend = raw.backend;
   cmd.progress = !raw.no_progress;
   cmd.bind = raw.bind;
+  cmd.malloc_keep = raw.malloc_keep;
   cmd.topology = !raw.no_topology;
   return cmd;
 }

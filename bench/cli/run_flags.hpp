@@ -54,6 +54,7 @@ struct RawRunFlags {
   bool no_progress = false;
   bool bind = false;
   bool no_topology = false;
+  bool malloc_keep = false;
   // nccl-tests' own size stepping: -f 1 (or no -f) steps by -i bytes, 1M by default.
   bool nccl_tests_stepping = false;
 };
@@ -71,6 +72,7 @@ struct RunCommand {
   bool progress = true;
   bool bind = false;      // pin each rank to the CPUs next to its device
   bool topology = true;   // discover each host's topology and record it
+  bool malloc_keep = false;  // keep large allocations in the heap instead of mapping them afresh
 };
 
 // `with_positional`: whether collectives may be named on the command line (not for the

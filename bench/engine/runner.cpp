@@ -1,5 +1,7 @@
 #include "bench/engine/runner.hpp"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -11,6 +13,7 @@
 #include "bench/engine/timing.hpp"
 #include "bench/engine/verification.hpp"
 #include "common/file_io.hpp"
+#include "report/anomalies.hpp"
 
 namespace collbench::engine {
 namespace {
@@ -48,6 +51,15 @@ double combine(const std::vector<double>& per_rank, Average mode) {
     out /= static_cast<double>(per_rank.size());
   }
   return out;
+}
+
+// The largest peak resident set of any rank, in bytes (getrusage reports KiB on Linux).
+Result<std::uint64_t> largest_peak_memory(bootstrap::Bootstrap& boot) {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  std::array<double, 1> rss = {static_cast<double>(usage.ru_maxrss) * 1024.0};
+  COLLBENCH_RETURN_IF_ERROR(boot.allreduce(rss, ReduceOp::kMax));
+  return static_cast<std::uint64_t>(rss[0]);
 }
 
 // A signal may reach some ranks only, or reach them between different rows: every rank
@@ -141,6 +153,8 @@ Result<report::SizeRecord> Runner::measure_row(const RowPlan& row) {
 Status Runner::finish(RunOutcome& outcome, report::RunStatus status, const Status& error) {
   outcome.summary = report::summarize(outcome.rows);
   outcome.summary.end_time = utc_now_iso8601();
+  outcome.summary.max_rss_bytes = max_rss_bytes_;
+  if (context_ != nullptr) outcome.summary.anomalies = report::find_anomalies(outcome.rows, *context_);
   if (status != report::RunStatus::kOk) outcome.summary.status = status;
   if (!error.ok()) outcome.summary.error = error.message();
   return reporter_.end(outcome.summary);
@@ -149,6 +163,7 @@ Status Runner::finish(RunOutcome& outcome, report::RunStatus status, const Statu
 Result<RunOutcome> Runner::run(const SweepPlan& plan, const report::RunContext& context, std::stop_token stop) {
   hosts_.clear();
   for (const auto& r : context.ranks) hosts_.push_back(r.host);
+  context_ = &context;
   // The reports exist before the buffers: a job killed while it allocates still leaves a
   // valid (empty, "incomplete") result file.
   COLLBENCH_RETURN_IF_ERROR(reporter_.begin(context));
@@ -187,6 +202,7 @@ Result<RunOutcome> Runner::run(const SweepPlan& plan, const report::RunContext& 
       }
     }
   }
+  COLLBENCH_ASSIGN_OR_RETURN(max_rss_bytes_, largest_peak_memory(boot_));
   COLLBENCH_RETURN_IF_ERROR(finish(outcome, report::RunStatus::kOk, ok_status()));
   return outcome;
 }

@@ -47,6 +47,8 @@ class Runner {
   backend::Buffer send_;
   backend::Buffer recv_;
   std::vector<std::string> hosts_;  // host of each rank
+  const report::RunContext* context_ = nullptr;
+  std::uint64_t max_rss_bytes_ = 0;
 };
 
 // A reporter for the ranks that do not report.
