@@ -1,6 +1,6 @@
 // How ranks find each other and exchange small control messages, kept apart from the
 // collective backend that moves the measured data. Implementations: single process, MPI,
-// and (launch issue) an environment rendezvous over TCP.
+// and an environment rendezvous over TCP (tcp/env_bootstrap.hpp).
 #pragma once
 
 #include <cstddef>
@@ -31,6 +31,9 @@ class Bootstrap {
   virtual Status broadcast(std::span<std::byte> data, int root) = 0;
   // Element-wise reduction of small control values (timings, counters): sum, min or max.
   virtual Status allreduce(std::span<double> values, ReduceOp op) = 0;
+  // Ranks the exchange in progress is still waiting for; empty when unknown. Thread-safe: a
+  // watchdog calls it while another thread is blocked in an exchange.
+  virtual std::vector<int> missing_ranks() const { return {}; }
   // Ends the whole job as fast as the launcher allows; never returns.
   [[noreturn]] virtual void abort(int exit_code) = 0;
 };
