@@ -89,7 +89,8 @@ class Server {
   void on_pending(Pending& p, bool broken) {
     auto event = p.link.receive(kMaxHelloPayload);
     if (!event.ok()) {
-      note("a connection from " + p.from + " was turned away: " + event.status().message());
+      note("a connection from " + p.from + " was turned away: " + event.status().message(),
+           event.status().code() == ErrorCode::kLaunch);
       if (event.status().code() == ErrorCode::kLaunch) reply_error(p.link, event.status().message());
       p.done = true;
       return;
@@ -106,7 +107,7 @@ class Server {
       return;
     }
     if (auto verdict = check(*hello, p.from)) {
-      note(verdict->note);
+      note(verdict->note, true);
       reply_error(p.link, verdict->to_rank);
       return;
     }
@@ -172,7 +173,9 @@ class Server {
     (void)link.flush();  // small, on a fresh socket: best effort without waiting
   }
 
-  void note(std::string text) {
+  // `turned_away`: a rank of this job was refused, which makes the failure a launch error.
+  void note(std::string text, bool turned_away = false) {
+    turned_away_ = turned_away_ || turned_away;
     if (notes_.size() < kNotesShown) notes_.push_back(std::move(text));
     ++notes_total_;
   }
@@ -201,7 +204,7 @@ class Server {
                  " at all: are the other ranks running, with MASTER_ADDR naming this host, and does a firewall "
                  "allow the port?";
     }
-    const Status status = Status::error(notes_total_ > 0 ? ErrorCode::kLaunch : ErrorCode::kTimeout, message);
+    const Status status = Status::error(turned_away_ ? ErrorCode::kLaunch : ErrorCode::kTimeout, message);
     auto peers = joined_peers();
     send_verdict(peers, status);
     return status;
@@ -228,6 +231,7 @@ class Server {
   int joined_count_ = 0;
   std::vector<std::string> notes_;
   std::size_t notes_total_ = 0;
+  bool turned_away_ = false;
 };
 
 }  // namespace
