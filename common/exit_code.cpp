@@ -18,6 +18,7 @@ constexpr std::array kDocs = {
     ExitCodeDoc{ExitCode::kLaunch, "launch error: ranks could not find each other or disagree on the job"},
     ExitCodeDoc{ExitCode::kIo, "I/O error while reading or writing a file"},
     ExitCodeDoc{ExitCode::kRegression, "compare: a result regressed beyond the threshold"},
+    ExitCodeDoc{ExitCode::kMismatch, "topo: hosts that should match differ (missing device, slower link, ...)"},
 };
 
 }  // namespace
@@ -35,6 +36,7 @@ ExitCode exit_code_for(const Status& status) {
     case ErrorCode::kLaunch: return ExitCode::kLaunch;
     case ErrorCode::kIo: return ExitCode::kIo;
     case ErrorCode::kRegression: return ExitCode::kRegression;
+    case ErrorCode::kMismatch: return ExitCode::kMismatch;
   }
   return ExitCode::kInternal;
 }

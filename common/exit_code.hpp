@@ -20,6 +20,7 @@ enum class ExitCode : int {
   kLaunch = 8,
   kIo = 9,
   kRegression = 10,
+  kMismatch = 11,
 };
 
 struct ExitCodeDoc {

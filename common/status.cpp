@@ -27,6 +27,7 @@ std::string_view error_code_name(ErrorCode code) {
     case ErrorCode::kLaunch: return "launch error";
     case ErrorCode::kIo: return "I/O error";
     case ErrorCode::kRegression: return "regression";
+    case ErrorCode::kMismatch: return "mismatch";
   }
   return "unknown error";
 }

@@ -23,6 +23,7 @@ enum class ErrorCode {
   kLaunch,        // ranks could not find each other (launcher, rendezvous)
   kIo,            // a file could not be read or written
   kRegression,    // compare found a slower result
+  kMismatch,      // hosts that should be identical are not (topology acceptance)
 };
 
 std::string_view error_code_name(ErrorCode code);

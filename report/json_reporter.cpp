@@ -14,7 +14,8 @@ RunSummary interim_summary(const std::vector<SizeRecord>& rows) {
 
 }  // namespace
 
-Status JsonFileReporter::write() const {
+Status JsonFileReporter::write() {
+  last_write_ = std::chrono::steady_clock::now();
   return write_file_atomically(path_, to_json_text(document_)).with_context("writing the JSON results");
 }
 
@@ -25,6 +26,7 @@ Status JsonFileReporter::begin(const RunContext& context) {
 
 Status JsonFileReporter::row(const SizeRecord& record) {
   document_.rows.push_back(record);
+  if (std::chrono::steady_clock::now() - last_write_ < min_interval_) return ok_status();
   document_.summary = interim_summary(document_.rows);
   return write();
 }

@@ -1,8 +1,11 @@
 // Keeps the run document in a JSON file that is valid at every moment: the whole file is
-// rewritten atomically after begin(), after every row() (summary status "incomplete") and at
-// end(). A run that dies after N rows leaves a file with those N rows.
+// rewritten atomically after begin(), after a row() (summary status "incomplete") and at
+// end(). Rewrites after rows are at least `min_interval` apart, because each one costs the
+// whole file: a sweep of thousands of small rows would otherwise spend most of its time
+// rewriting JSON. A run that dies loses at most the rows of its last `min_interval`.
 #pragma once
 
+#include <chrono>
 #include <string>
 
 #include "report/reporter.hpp"
@@ -14,7 +17,9 @@ class JsonFileReporter final : public Reporter {
  public:
   // `path` is used as given; pick it with choose_output_path and check it with check_writable
   // before the run starts.
-  explicit JsonFileReporter(std::string path) : path_(std::move(path)) {}
+  explicit JsonFileReporter(std::string path,
+                            std::chrono::steady_clock::duration min_interval = std::chrono::seconds(1))
+      : path_(std::move(path)), min_interval_(min_interval) {}
 
   Status begin(const RunContext& context) override;
   Status row(const SizeRecord& record) override;
@@ -24,9 +29,11 @@ class JsonFileReporter final : public Reporter {
   const std::string& path() const { return path_; }
 
  private:
-  Status write() const;
+  Status write();
 
   std::string path_;
+  std::chrono::steady_clock::duration min_interval_;
+  std::chrono::steady_clock::time_point last_write_{};
   RunDocument document_;
 };
 

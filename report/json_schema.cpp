@@ -7,8 +7,10 @@
 #include <optional>
 #include <string>
 
-#include "collbench_run_schema.hpp"  // generated from report/schema/run.schema.json
+#include "collbench_preflight_schema.hpp"  // generated from report/schema/preflight.schema.json
+#include "collbench_run_schema.hpp"        // generated from report/schema/run.schema.json
 #include "report/json_internal.hpp"
+#include "report/preflight_record.hpp"
 #include "report/record.hpp"
 
 namespace collbench::report {
@@ -262,27 +264,37 @@ Status validate_value(const Json& schema, const Json& document) {
   return ok_status();
 }
 
-// Before the full check: is this a run document at all, and of a version this build reads?
-Status check_run_identity(const Json& document) {
-  if (!document.is_object()) {
-    return usage_error({"", "expected an object (a collbench run document), got " + type_of(document)});
-  }
+// Before the full check: is this a collbench document at all, and of a version this build
+// reads? `expected` is null when any known kind is acceptable.
+Result<const DocumentKind*> check_identity(const Json& document, const DocumentKind* expected) {
+  const std::string what = expected != nullptr ? "a " + std::string(expected->title) + " document" : "a collbench document";
+  if (!document.is_object()) return usage_error({"", "expected an object (" + what + "), got " + type_of(document)});
   const auto schema = document.find("schema");
-  if (schema == document.end()) return usage_error({"", "not a collbench run document (no \"schema\" property)"});
-  if (*schema != kRunSchemaName) {
-    return usage_error({"/schema", "not a collbench run document (expected \"" + std::string(kRunSchemaName) +
-                                       "\", got " + brief(*schema) + ")"});
+  if (schema == document.end()) return usage_error({"", "not " + what + " (no \"schema\" property)"});
+  const DocumentKind* kind = nullptr;
+  for (const auto& k : document_kinds()) {
+    if (*schema == k.name) kind = &k;
+  }
+  if (kind == nullptr || (expected != nullptr && kind != expected)) {
+    const std::string wanted = expected != nullptr ? "\"" + std::string(expected->name) + "\"" : "a known schema";
+    return usage_error({"/schema", "not " + what + " (expected " + wanted + ", got " + brief(*schema) + ")"});
   }
   const auto version = document.find("schema_version");
   if (version == document.end()) return usage_error({"", "missing required property \"schema_version\""});
   if (!version->is_number_integer()) {
     return usage_error({"/schema_version", "expected integer, got " + type_of(*version)});
   }
-  if (*version != kRunSchemaVersion) {
+  if (*version != kind->version) {
     return usage_error({"/schema_version", "unsupported schema version " + version->dump() +
-                                               " (this build reads version " + std::to_string(kRunSchemaVersion) + ")"});
+                                               " (this build reads version " + std::to_string(kind->version) + ")"});
   }
-  return ok_status();
+  return kind;
+}
+
+Status validate_kind(const Json& document, const DocumentKind* expected) {
+  COLLBENCH_ASSIGN_OR_RETURN(const DocumentKind* kind, check_identity(document, expected));
+  COLLBENCH_ASSIGN_OR_RETURN(const Json schema, parse_json_text(kind->schema_text));
+  return validate_value(schema, document);
 }
 
 }  // namespace
@@ -299,11 +311,16 @@ Result<Json> parse_json_text(std::string_view text) {
   }
 }
 
-Status validate_run_value(const Json& document) {
-  COLLBENCH_RETURN_IF_ERROR(check_run_identity(document));
-  COLLBENCH_ASSIGN_OR_RETURN(const Json schema, parse_json_text(run_schema_text()));
-  return validate_value(schema, document);
+std::span<const DocumentKind> document_kinds() {
+  static constexpr DocumentKind kKinds[] = {
+      {kRunSchemaName, kRunSchemaVersion, kRunSchemaJson, "collbench run"},
+      {kPreflightSchemaName, kPreflightSchemaVersion, kPreflightSchemaJson, "collbench preflight"},
+  };
+  return kKinds;
 }
+
+Status validate_run_value(const Json& document) { return validate_kind(document, &document_kinds()[0]); }
+
 
 std::string_view run_schema_text() { return kRunSchemaJson; }
 
@@ -317,6 +334,13 @@ Status validate_json(std::string_view schema_text, std::string_view document_tex
 Status validate_run_json(std::string_view text) {
   COLLBENCH_ASSIGN_OR_RETURN(const Json document, parse_json_text(text));
   return validate_run_value(document);
+}
+
+Result<std::string> validate_document_json(std::string_view text) {
+  COLLBENCH_ASSIGN_OR_RETURN(const Json document, parse_json_text(text));
+  COLLBENCH_ASSIGN_OR_RETURN(const DocumentKind* kind, check_identity(document, nullptr));
+  COLLBENCH_RETURN_IF_ERROR(validate_kind(document, kind));
+  return std::string(kind->title);
 }
 
 }  // namespace collbench::report

@@ -8,11 +8,22 @@
 // back to itself without descending into the document is not detected (the run schema has none).
 #pragma once
 
+#include <span>
+#include <string>
 #include <string_view>
 
 #include "common/status.hpp"
 
 namespace collbench::report {
+
+// The documents collbench writes, each with its schema embedded at build time.
+struct DocumentKind {
+  std::string_view name;         // the "schema" property, e.g. "collbench.run"
+  int version;                   // the "schema_version" this build reads and writes
+  std::string_view schema_text;  // report/schema/<kind>.schema.json
+  std::string_view title;        // "collbench run"
+};
+std::span<const DocumentKind> document_kinds();
 
 // OK, or a one-line error naming the JSON pointer of the first violation, e.g.
 // "/results/3/busbw_gbps: expected number or string, got boolean". ErrorCode::kUsage for a bad
@@ -22,6 +33,9 @@ Status validate_json(std::string_view schema_text, std::string_view document_tex
 // validate_json against the run schema embedded at build time, after two friendlier checks:
 // "schema" must be "collbench.run" and "schema_version" one this build reads.
 Status validate_run_json(std::string_view text);
+
+// Any collbench document, its kind chosen by its "schema" property; returns the kind's title.
+Result<std::string> validate_document_json(std::string_view text);
 
 // The text of report/schema/run.schema.json, as it was when the library was built.
 std::string_view run_schema_text();

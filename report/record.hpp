@@ -25,6 +25,9 @@ struct TimeStats {
   double p99_us = 0;
   double stdev_us = 0;
   double cv = 0;  // stdev / mean
+  // Half-width of the distribution-free 95% confidence interval of the median, relative to
+  // the median: how well the median is known (0 with too few samples to say).
+  double median_ci95_rel = 0;
 };
 
 struct Mismatch {
@@ -110,6 +113,9 @@ struct RunContext {
   int nranks = 1;
   std::vector<std::string> hosts; // distinct host names, in rank order of first appearance
   std::vector<RankInfo> ranks;
+  // Each host's topology as a "collbench.topology" JSON document (docs/topology.md), by host
+  // name; empty when discovery was not possible.
+  std::vector<std::pair<std::string, std::string>> topologies;
   RunConfig config;
 };
 

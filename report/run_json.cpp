@@ -30,15 +30,22 @@ Json context_json(const RunContext& c) {
   for (const auto& [name, value] : c.env) env[name] = value;
   Json ranks = Json::array();
   for (const auto& r : c.ranks) ranks.push_back(rank_json(r));
-  return {{"tool", {{"name", "collbench"}, {"version", c.tool_version}, {"git_commit", c.git_commit}}},
-          {"start_time", c.start_time},
-          {"argv", c.argv},
-          {"env", env},
-          {"bootstrap", c.bootstrap},
-          {"backend", {{"name", c.backend}, {"library", c.backend_library}, {"memory", c.memory}}},
-          {"nranks", c.nranks},
-          {"hosts", c.hosts},
-          {"ranks", ranks}};
+  Json topology = Json::object();
+  for (const auto& [host, text] : c.topologies) {
+    auto parsed = parse_json_text(text);
+    if (parsed.ok()) topology[host] = std::move(parsed).value();
+  }
+  Json context = {{"tool", {{"name", "collbench"}, {"version", c.tool_version}, {"git_commit", c.git_commit}}},
+                  {"start_time", c.start_time},
+                  {"argv", c.argv},
+                  {"env", env},
+                  {"bootstrap", c.bootstrap},
+                  {"backend", {{"name", c.backend}, {"library", c.backend_library}, {"memory", c.memory}}},
+                  {"nranks", c.nranks},
+                  {"hosts", c.hosts},
+                  {"ranks", ranks}};
+  if (!topology.empty()) context["topology"] = std::move(topology);
+  return context;
 }
 
 Json config_json(const RunConfig& c) {
@@ -63,7 +70,8 @@ Json config_json(const RunConfig& c) {
 Json stats_json(const TimeStats& s) {
   return {{"samples", s.samples},         {"mean_us", real(s.mean_us)}, {"median_us", real(s.median_us)},
           {"min_us", real(s.min_us)},     {"max_us", real(s.max_us)},   {"p95_us", real(s.p95_us)},
-          {"p99_us", real(s.p99_us)},     {"stdev_us", real(s.stdev_us)}, {"cv", real(s.cv)}};
+          {"p99_us", real(s.p99_us)},     {"stdev_us", real(s.stdev_us)}, {"cv", real(s.cv)},
+          {"median_ci95_rel", real(s.median_ci95_rel)}};
 }
 
 Json record_key(const SizeRecord& r) {
@@ -183,6 +191,9 @@ RunContext context_from(const Json& j, const Json& config) {
   c.nranks = int_at(j, "nranks");
   c.hosts = j.at("hosts").get<std::vector<std::string>>();
   for (const auto& r : j.at("ranks")) c.ranks.push_back(rank_from(r));
+  if (const auto t = j.find("topology"); t != j.end()) {
+    for (const auto& [host, doc] : t->items()) c.topologies.emplace_back(host, doc.dump());
+  }
   c.config = config_from(config);
   return c;
 }
@@ -196,6 +207,7 @@ TimeStats stats_from(const Json& j) {
   s.max_us = real_from(j.at("max_us"));
   s.p95_us = real_from(j.at("p95_us"));
   s.p99_us = real_from(j.at("p99_us"));
+  if (const auto ci = j.find("median_ci95_rel"); ci != j.end()) s.median_ci95_rel = real_from(*ci);
   s.stdev_us = real_from(j.at("stdev_us"));
   s.cv = real_from(j.at("cv"));
   return s;

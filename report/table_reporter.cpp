@@ -108,7 +108,7 @@ std::string parameter_line(const RunConfig& c) {
                                              : format_uint(c.step_bytes) + "(bytes)";
   return "# nThread 1 nGpus 1 minBytes " + format_uint(c.min_bytes) + " maxBytes " + format_uint(c.max_bytes) +
          " step: " + step + " warmup iters: " + format_uint(c.warmup_iterations) + " iters: " +
-         format_uint(c.iterations) + " agg iters: 1 validation: " + format_uint(c.check_iterations) + " graph: 0";
+ (c.iterations == 0 ? std::string("auto") : format_uint(c.iterations)) + " agg iters: 1 validation: " + format_uint(c.check_iterations) + " graph: 0";
 }
 
 std::string mismatch_line(const SizeRecord& record, const Measurement& m, const Mismatch& x) {
@@ -133,7 +133,8 @@ std::vector<std::string> table_column_header() {
 std::string format_table_row(const SizeRecord& record) {
   std::string line = leading_columns(format_uint(record.size_bytes), format_uint(record.count), record.dtype,
                                      record.op, format_int(record.root));
-  if (record.skipped) return line + "  skipped: " + one_line(*record.skipped);
+  // A comment line, so that parsers of nccl-tests' table never meet a non-numeric row.
+  if (record.skipped) return "#" + line.substr(1) + "  skipped: " + one_line(*record.skipped);
   line += measurement_columns(find_placement(record, Placement::kOutOfPlace));
   line += measurement_columns(find_placement(record, Placement::kInPlace));
   return line;

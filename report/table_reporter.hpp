@@ -2,7 +2,8 @@
 // that existing parsers keep working. collbench's additions are '#' comment lines only:
 //  - host-memory ranks show "device -1 [cpu] <cpu set>" in the "Using devices" list;
 //  - when the run has several collectives, "# collective: <name>" precedes each one's rows;
-//  - a skipped row prints the five leading columns, then "  skipped: <reason>";
+//  - a skipped row is a comment line: '#' in place of the first blank, the five leading columns,
+//    then "  skipped: <reason>";
 //  - a placement missing from a row prints "N/A" in its four cells;
 //  - the footer adds peak bus bandwidth, wrong elements, run status and the first mismatches.
 #pragma once

@@ -28,9 +28,11 @@ struct DeviceInfo {
   int index = -1;              // device ordinal, -1 for host memory
   std::string name;            // GPU name or CPU set
   std::string pci_bus_id;      // empty for host memory
+  int visible_devices = -1;    // GPUs this process can see; -1 for host memory
 };
 
-// One collective call. For in-place calls `send` points into the receive buffer.
+// One collective call. In place, `send` and `recv` point into one buffer at nccl-tests'
+// offsets (coll::Counts::*_inplace_offset).
 struct Call {
   coll::Collective collective = coll::Collective::kAllReduce;
   DataType type = DataType::kFloat;
@@ -39,6 +41,7 @@ struct Call {
   coll::Counts counts;
   const void* send = nullptr;
   void* recv = nullptr;
+  bool in_place = false;
 };
 
 // Timestamps taken between launches. mark() must be cheap and allocation-free: it runs inside
@@ -67,8 +70,9 @@ class Backend {
   virtual Status poison(void* dst, std::uint64_t bytes) = 0;
   virtual Result<check::CheckResult> verify(const void* recv, const check::DataSpec& spec, int rank,
                                             std::size_t max_report) = 0;
-  // Overwrites bytes in backend memory (fault injection in tests).
+  // Small copies between host and backend memory (control values, fault injection).
   virtual Status write_bytes(void* dst, const void* src, std::size_t bytes) = 0;
+  virtual Status read_bytes(void* host_dst, const void* src, std::size_t bytes) = 0;
 
   // May return before the collective completes; synchronize() waits for all launched work.
   virtual Status launch(const Call& call) = 0;

@@ -60,4 +60,9 @@ Status HostMemoryBackend::write_bytes(void* dst, const void* src, std::size_t by
   return ok_status();
 }
 
+Status HostMemoryBackend::read_bytes(void* host_dst, const void* src, std::size_t bytes) {
+  std::memcpy(host_dst, src, bytes);
+  return ok_status();
+}
+
 }  // namespace collbench::backend

@@ -30,6 +30,7 @@ class HostMemoryBackend : public Backend {
   Result<check::CheckResult> verify(const void* recv, const check::DataSpec& spec, int rank,
                                     std::size_t max_report) override;
   Status write_bytes(void* dst, const void* src, std::size_t bytes) override;
+  Status read_bytes(void* host_dst, const void* src, std::size_t bytes) override;
   IterationClock& clock() override { return clock_; }
 
  private:

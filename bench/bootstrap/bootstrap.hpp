@@ -31,11 +31,11 @@ class Bootstrap {
   virtual Status broadcast(std::span<std::byte> data, int root) = 0;
   // Element-wise reduction of small control values (timings, counters): sum, min or max.
   virtual Status allreduce(std::span<double> values, ReduceOp op) = 0;
-  // Ranks the exchange in progress is still waiting for; empty when unknown. Thread-safe: a
-  // watchdog calls it while another thread is blocked in an exchange.
-  virtual std::vector<int> missing_ranks() const { return {}; }
   // Ends the whole job as fast as the launcher allows; never returns.
   [[noreturn]] virtual void abort(int exit_code) = 0;
+  // Ranks the exchange in progress is still waiting for; empty when unknown. Thread-safe:
+  // the watchdog asks while the main thread is blocked.
+  virtual std::vector<int> missing_ranks() const { return {}; }
 };
 
 // Variable-length allgather: every rank's string, in rank order.

@@ -18,7 +18,9 @@ struct DataSpec {
   LayoutSpec layout{};
   // Allowed distance, in units in the last place, between a result and its expected value.
   // Zero (bit-exact) everywhere except avg on float types with a rank count that is not a
-  // power of two, where libraries may premultiply by a rounded 1/n (nccl-tests allows 2 ULP).
+  // power of two, where libraries premultiply by a rounded 1/n and round every partial sum:
+  // there it is a bound on that error for the pattern's width (at most kAvgWidth terms),
+  // 8 ulps for float and double, more where 1/n is coarse in the type (fp8, many ranks).
   int tolerance_ulps = 0;
 };
 

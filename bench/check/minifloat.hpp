@@ -2,6 +2,9 @@
 // without their vendor types, so host code and device kernels agree on every bit.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
+#include <bit>
 #include <cstdint>
 #include <limits>
 
@@ -39,23 +42,78 @@ COLLBENCH_HD std::uint32_t encode_exact_integer(std::uint64_t v, MiniFloat f) {
   return static_cast<std::uint32_t>((static_cast<std::uint64_t>(e + f.bias) << f.man_bits) | mantissa);
 }
 
-// Round-to-nearest-even encoding of a finite, non-negative value in the normal range
-// (the averages of our patterns).
+// encode_exact_integer for v < 2^24, read off float32's encoding of v (exact there): the
+// same bits, in straight-line code that compilers vectorise. Host only (std::bit_cast).
+template <const MiniFloat& F>
+inline std::uint32_t encode_small_integer(std::uint32_t v) {
+  const auto bits = std::bit_cast<std::uint32_t>(static_cast<float>(static_cast<std::int32_t>(v)));
+  constexpr int kDrop = 23 - F.man_bits;
+  constexpr std::uint32_t kRebias = static_cast<std::uint32_t>(127 - F.bias) << F.man_bits;
+  const std::uint32_t nonzero = 0u - static_cast<std::uint32_t>(v != 0);  // a mask, not a branch: it vectorises
+  return ((bits >> kDrop) - kRebias) & nonzero;
+}
+
+// Rounds a non-negative scaled value to the nearest integer, ties to even.
+COLLBENCH_HD std::uint64_t round_half_even(double scaled) {
+  auto q = static_cast<std::uint64_t>(scaled);
+  const double rest = scaled - static_cast<double>(q);
+  if (rest > 0.5 || (rest == 0.5 && (q & 1) != 0)) ++q;
+  return q;
+}
+
+// Round-to-nearest-even encoding of a finite value in [0, largest finite] (the averages of
+// our patterns, which with many ranks fall among the subnormals of the fp8 formats).
+// A carry out of the mantissa lands in the exponent field, which is the right encoding for
+// rounding up to the next power of two, and from the largest subnormal to the smallest normal.
 COLLBENCH_HD std::uint32_t encode_nonnegative(double x, MiniFloat f) {
   if (!(x > 0)) return 0;
+  const int e_min = 1 - f.bias;
   int e = 0;
   double m = x;
   while (m >= 2.0) { m *= 0.5; ++e; }
-  while (m < 1.0) { m *= 2.0; --e; }
-  const double scaled = (m - 1.0) * static_cast<double>(std::uint64_t{1} << f.man_bits);
-  auto mantissa = static_cast<std::uint64_t>(scaled);
-  const double rest = scaled - static_cast<double>(mantissa);
-  if (rest > 0.5 || (rest == 0.5 && (mantissa & 1) != 0)) ++mantissa;
-  if (mantissa >> f.man_bits) {  // rounded up to the next power of two
-    mantissa = 0;
-    ++e;
+  while (m < 1.0 && e > e_min) { m *= 2.0; --e; }
+  // Now x = m * 2^e with m in [1, 2), or m in (0, 1) at e_min for a subnormal.
+  const double scaled = m * static_cast<double>(std::uint64_t{1} << f.man_bits);
+  const std::uint64_t q = round_half_even(scaled);  // the significand, hidden bit included
+  if (m < 1.0) return static_cast<std::uint32_t>(q);
+  const auto biased = static_cast<std::uint64_t>(e + f.bias);
+  return static_cast<std::uint32_t>((biased << f.man_bits) + q - (std::uint64_t{1} << f.man_bits));
+}
+
+// Round-to-nearest-even encoding of any double: signs, subnormals, NaN, and overflow (to
+// infinity, or to NaN for formats without one). Host only: the reference arithmetic for
+// narrow types.
+inline std::uint32_t encode_rne(double x, MiniFloat f) {
+  const std::uint32_t sign = std::signbit(x) ? 1u << (f.exp_bits + f.man_bits) : 0u;
+  const std::uint32_t exp_max = (1u << f.exp_bits) - 1;
+  const std::uint32_t man_max = (1u << f.man_bits) - 1;
+  const std::uint32_t nan = sign | (exp_max << f.man_bits) | man_max;
+  const std::uint32_t overflow = f.has_inf ? sign | (exp_max << f.man_bits) : nan;
+  if (std::isnan(x)) return nan;
+  const double a = std::fabs(x);
+  if (std::isinf(a)) return overflow;
+  if (a == 0) return sign;
+  int e2 = 0;
+  (void)std::frexp(a, &e2);
+  int exponent = e2 - 1;  // a = 1.m * 2^exponent
+  const int min_normal = 1 - f.bias;
+  const int quantum = std::max(exponent, min_normal) - f.man_bits;
+  auto q = static_cast<std::uint64_t>(std::nearbyint(std::ldexp(a, -quantum)));  // ties to even
+  std::uint64_t exp_field = 0;
+  if (exponent < min_normal) {
+    exp_field = q >> f.man_bits;  // a subnormal that rounded up becomes the smallest normal
+    q &= man_max;
+  } else {
+    if (q >> (f.man_bits + 1)) {
+      q >>= 1;
+      ++exponent;
+    }
+    exp_field = static_cast<std::uint64_t>(exponent + f.bias);
+    q &= man_max;
   }
-  return static_cast<std::uint32_t>((static_cast<std::uint64_t>(e + f.bias) << f.man_bits) | mantissa);
+  const std::uint64_t largest_exp = f.has_inf ? exp_max - 1 : exp_max;
+  if (exp_field > largest_exp || (!f.has_inf && exp_field == exp_max && q == man_max)) return overflow;
+  return sign | static_cast<std::uint32_t>(exp_field << f.man_bits) | static_cast<std::uint32_t>(q);
 }
 
 // Decodes any bit pattern, specials included (host only: for reporting what a rank held).

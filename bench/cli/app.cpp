@@ -3,72 +3,57 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "bench/cli/compare_command.hpp"
 #include "bench/cli/launch_env.hpp"
+#include "bench/cli/preflight_command.hpp"
+#include "bench/cli/report_command.hpp"
 #include "bench/cli/run_command.hpp"
 #include "bench/cli/signals.hpp"
+#include "bench/cli/topo_command.hpp"
+#include "bench/cli/version.hpp"
 #include "bench/cli/wiring.hpp"
-#include "collbench_build_info.hpp"
+#include "bench/coll/collective.hpp"
 #include "common/exit_code.hpp"
 #include "common/file_io.hpp"
 #include "report/json_schema.hpp"
-#include "report/record.hpp"
 
 namespace collbench::cli {
 namespace {
 
 int report_error(const Status& status, const std::string& who) {
-  std::string line = "collbench: " + who + (who.empty() ? "" : ": ") + "error: " + status.message();
-  const bool user_error = status.code() == ErrorCode::kUsage || status.code() == ErrorCode::kWrongData ||
-                          status.code() == ErrorCode::kInterrupted;
-  if (!user_error && !status.where().empty()) line += " [" + status.where() + "]";
+  const bool regression = status.code() == ErrorCode::kRegression;
+  std::string line = "collbench: " + who + (who.empty() ? "" : ": ") + (regression ? "regression: " : "error: ") +
+                     status.message();
+  // Where the error was raised helps with bugs and library failures, not with verdicts.
+  const bool located = status.code() == ErrorCode::kInternal || status.code() == ErrorCode::kComm;
+  if (located && !status.where().empty()) line += " [" + status.where() + "]";
   std::cerr << line << std::endl;
   return static_cast<int>(exit_code_for(status));
+}
+
+// Errors found before the job is formed are the same on every rank: only one rank speaks.
+int early_error(const Status& status, bool speaker) {
+  return speaker ? report_error(status, "") : static_cast<int>(exit_code_for(status));
+}
+
+int finish(const CommandResult& result) {
+  if (result.status.ok()) return 0;
+  if (!result.printable) return static_cast<int>(exit_code_for(result.status));
+  // A usage error is the same on every rank and only rank 0 prints it: no rank prefix.
+  if (result.status.code() == ErrorCode::kUsage || result.nranks <= 1) return report_error(result.status, "");
+  return report_error(result.status, "rank " + std::to_string(result.rank) + " on " + result.host);
 }
 
 std::string footer() {
   return "\n" + exit_code_help() + "\nBuilt with " + compiled_features() + ".\nDocumentation: README.md, docs/.\n";
 }
 
-int validate_command(const std::vector<std::string>& files) {
-  int worst = 0;
-  for (const auto& file : files) {
-    auto text = read_text_file(file);
-    Status s = text.ok() ? report::validate_run_json(*text) : text.status();
-    if (s.ok()) {
-      std::cout << file << ": valid collbench run (schema version " << report::kRunSchemaVersion << ")\n";
-    } else {
-      worst = std::max(worst, report_error(s, file));
-    }
-  }
-  return worst;
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  // Before anything starts a thread (MPI does), so that every thread inherits the mask.
-  SignalStop signals;
-  const std::vector<std::string> args(argv, argv + argc);
-  const bool speaker = read_launch_env().likely_rank() == 0;
-
-  CLI::App app{"collbench " COLLBENCH_VERSION ": correctness-checked collective bandwidth benchmarks", "collbench"};
-  app.footer(footer());
-  app.set_version_flag("--version", std::string("collbench " COLLBENCH_VERSION " (" COLLBENCH_GIT_COMMIT ")"));
-  app.require_subcommand(1);
-
-  CLI::App* run = app.add_subcommand("run", "Sweep message sizes of one or more collectives, check every element, "
-                                            "print the nccl-tests table and write JSON (-J)");
-  run->footer(footer());
-  RawRunFlags raw;
-  add_run_flags(*run, raw);
-
-  CLI::App* validate = app.add_subcommand("validate", "Check that JSON files follow the collbench run schema");
-  std::vector<std::string> files;
-  validate->add_option("file", files, "JSON files written by collbench run -J")->required();
-
+// Parses; on --help, --version or a parse error returns the exit code to end with.
+std::optional<int> parse(CLI::App& app, int argc, char** argv, bool speaker) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -78,20 +63,121 @@ int main(int argc, char** argv) {
     if (speaker) app.exit(e);
     return 0;
   } catch (const CLI::ParseError& e) {
-    const Status s = Status::error(ErrorCode::kUsage, e.what() + std::string(" (see collbench --help)"));
-    return speaker ? report_error(s, "") : static_cast<int>(ExitCode::kUsage);
+    return early_error(Status::error(ErrorCode::kUsage, e.what() + std::string(" (see --help)")), speaker);
   }
+  return std::nullopt;
+}
 
-  if (*validate) return validate_command(files);
+int validate_command(const std::vector<std::string>& files) {
+  int worst = 0;
+  for (const auto& file : files) {
+    auto text = read_text_file(file);
+    auto kind = text.ok() ? report::validate_document_json(*text) : Result<std::string>(text.status());
+    if (kind.ok()) {
+      std::cout << file << ": valid " << *kind << " document\n";
+    } else {
+      worst = std::max(worst, report_error(kind.status(), file));
+    }
+  }
+  return worst;
+}
 
+// "all_gather_perf" (or a path ending in it) names the collective of an nccl-tests binary.
+std::optional<std::string> drop_in_collective(const std::string& argv0) {
+  const std::string name = argv0.substr(argv0.find_last_of('/') + 1);
+  const std::string suffix = "_perf";
+  if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    return std::nullopt;
+  }
+  const std::string collective = name.substr(0, name.size() - suffix.size());
+  if (!coll::parse_collective(collective).ok()) return std::nullopt;
+  return collective;
+}
+
+// all_reduce_perf and friends: nccl-tests' flags and defaults, collbench's checks and JSON.
+int drop_in_main(const std::string& collective, int argc, char** argv, SignalStop& signals, bool speaker) {
+  const std::string name = collective + "_perf";
+  CLI::App app{name + " (collbench " + version() + "): nccl-tests-compatible " + collective +
+                   " benchmark with every element checked",
+               name};
+  app.footer(footer());
+  app.set_version_flag("--version", "collbench " + version() + " (" + git_commit() + ")");
+  RawRunFlags raw = nccl_tests_defaults();
+  add_run_flags(app, raw, /*with_positional=*/false);
+  if (auto done = parse(app, argc, argv, speaker)) return *done;
+  raw.collectives = {collective};
   auto cmd = resolve_run_flags(raw);
-  if (!cmd.ok()) return speaker ? report_error(cmd.status(), "") : static_cast<int>(exit_code_for(cmd.status()));
-  CommandResult result = run_command(*cmd, args, signals.token());
-  if (result.status.ok()) return 0;
-  if (!result.printable) return static_cast<int>(exit_code_for(result.status));
-  // A usage error is the same on every rank and only rank 0 prints it: no rank prefix.
-  if (result.status.code() == ErrorCode::kUsage) return report_error(result.status, "");
-  return report_error(result.status, "rank " + std::to_string(result.rank) + " on " + result.host);
+  if (!cmd.ok()) return early_error(cmd.status(), speaker);
+  return finish(run_command(*cmd, std::vector<std::string>(argv, argv + argc), signals));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Before anything starts a thread (MPI does), so that every thread inherits the mask.
+  SignalStop signals;
+  const std::vector<std::string> args(argv, argv + argc);
+  const bool speaker = read_launch_env().likely_rank() == 0;
+  if (auto collective = drop_in_collective(args.front())) return drop_in_main(*collective, argc, argv, signals, speaker);
+
+  CLI::App app{"collbench " + version() + ": correctness-checked collective bandwidth benchmarks", "collbench"};
+  app.footer(footer());
+  app.set_version_flag("--version", "collbench " + version() + " (" + git_commit() + ")");
+  app.require_subcommand(1);
+
+  CLI::App* run = app.add_subcommand("run", "Sweep message sizes of one or more collectives, check every element, "
+                                            "print the nccl-tests table and write JSON (-J)");
+  run->footer(footer());
+  RawRunFlags raw;
+  add_run_flags(*run, raw);
+
+  CLI::App* preflight = app.add_subcommand("preflight", "Prove the process group works: every rank all_reduces its "
+                                                       "rank number and must receive N(N-1)/2; launch mistakes are named");
+  preflight->footer(footer());
+  RawPreflightFlags raw_preflight;
+  add_preflight_flags(*preflight, raw_preflight);
+
+  CLI::App* topo = app.add_subcommand("topo", "Map GPUs, NICs, NUMA nodes and CPUs: nvidia-smi style matrix, nearest "
+                                               "NIC and cores per GPU, binding advice; under a launcher, compare hosts");
+  topo->footer(footer());
+  TopoCommand topo_cmd;
+  add_topo_flags(*topo, topo_cmd);
+
+  CLI::App* validate = app.add_subcommand("validate", "Check JSON files written by collbench against their schema");
+  std::vector<std::string> files;
+  validate->add_option("file", files, "JSON files written by collbench run/preflight -J")->required();
+
+  CLI::App* compare = app.add_subcommand("compare", "Compare two run files point by point (exit 10 when NEW regressed "
+                                                    "beyond noise), or rank several with --nodes");
+  compare->footer(footer());
+  RawCompareFlags raw_compare;
+  add_compare_flags(*compare, raw_compare);
+
+  CLI::App* report = app.add_subcommand("report", "Turn run files into one self-contained HTML page (-o), an SVG "
+                                                  "chart, CSV or Google Benchmark JSON");
+  report->footer(footer());
+  RawReportFlags raw_report;
+  add_report_flags(*report, raw_report);
+
+  if (auto done = parse(app, argc, argv, speaker)) return *done;
+  if (*validate) return validate_command(files);
+  if (*topo) {
+    if (Status s = check_topo_flags(topo_cmd); !s.ok()) return early_error(s, speaker);
+    return finish(topo_command(topo_cmd));
+  }
+  if (*compare || *report) {
+    const std::string generator = "collbench " + version() + " (" + git_commit() + ")";
+    const Status s = *compare ? compare_command(raw_compare, std::cout) : report_command(raw_report, generator, std::cout);
+    return s.ok() ? 0 : report_error(s, "");
+  }
+  if (*preflight) {
+    auto cmd = resolve_preflight_flags(raw_preflight);
+    if (!cmd.ok()) return early_error(cmd.status(), speaker);
+    return finish(preflight_command(*cmd, args));
+  }
+  auto cmd = resolve_run_flags(raw);
+  if (!cmd.ok()) return early_error(cmd.status(), speaker);
+  return finish(run_command(*cmd, args, signals));
 }
 
 }  // namespace collbench::cli

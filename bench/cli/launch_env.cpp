@@ -50,6 +50,7 @@ bool allowed(std::string_view name) {
 }  // namespace
 
 int LaunchEnv::likely_rank() const { return mpi_rank.value_or(slurm_rank.value_or(torch_rank.value_or(0))); }
+int LaunchEnv::likely_size() const { return mpi_size.value_or(slurm_size.value_or(torch_size.value_or(1))); }
 
 LaunchEnv read_launch_env() {
   LaunchEnv env;

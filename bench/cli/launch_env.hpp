@@ -20,6 +20,7 @@ struct LaunchEnv {
 
   // The rank this process will most likely have, for deciding who prints early errors.
   int likely_rank() const;
+  int likely_size() const;
   bool launched_by_mpi() const { return mpi_size.has_value(); }
 };
 

@@ -5,15 +5,20 @@
 #include <iostream>
 
 #include "bench/cli/launch_env.hpp"
-#include "bench/cli/wiring.hpp"
+#include "bench/cli/host_topology.hpp"
+#include "bench/cli/output_path.hpp"
+#include "bench/cli/session.hpp"
+#include "bench/cli/signals.hpp"
+#include "bench/cli/version.hpp"
 #include "bench/engine/rank_table.hpp"
 #include "bench/engine/runner.hpp"
-#include "collbench_build_info.hpp"
 #include "common/file_io.hpp"
-#include "report/atomic_file.hpp"
 #include "report/json_reporter.hpp"
 #include "report/progress_reporter.hpp"
 #include "report/table_reporter.hpp"
+#include "topo/binding.hpp"
+#include "topo/compare.hpp"
+#include "topo/discover.hpp"
 #include "topo/host_info.hpp"
 
 namespace collbench::cli {
@@ -40,27 +45,38 @@ report::RunConfig config_of(const engine::RunOptions& o, double timeout_s) {
   return c;
 }
 
-// Rank 0 decides where the JSON goes; every rank learns the decision, so a bad path stops
-// the whole job with a usage error before anything runs.
-Result<std::string> agree_output_path(bootstrap::Bootstrap& boot, const RunCommand& cmd) {
-  if (cmd.output_file.empty()) return std::string();
-  std::string decision;
-  if (boot.rank() == 0) {
-    auto path = report::choose_output_path(cmd.output_file, cmd.force);
-    Status writable = path.ok() ? report::check_writable(*path) : path.status();
-    decision = writable.ok() ? "ok:" + *path : "error:" + writable.message();
+// --bind: this rank's CPUs, chosen from its host's topology, before buffers exist.
+Result<std::string> bind_rank(const backend::DeviceInfo& device, int local_rank) {
+  COLLBENCH_ASSIGN_OR_RETURN(const topo::Topology t, topo::discover_live());
+  COLLBENCH_ASSIGN_OR_RETURN(const topo::BindingChoice choice, topo::choose_binding(t, device.pci_bus_id, local_rank));
+  COLLBENCH_RETURN_IF_ERROR(topo::bind_to(choice.cpus));
+  return choice.reason;
+}
+
+// Each host's topology into the context; on rank 0 a note when hosts differ.
+Status record_topologies(bootstrap::Bootstrap& boot, const std::string& host, report::RunContext& ctx,
+                         std::vector<std::string>& notes) {
+  std::vector<std::string> failures;
+  COLLBENCH_ASSIGN_OR_RETURN(auto hosts, gather_host_topologies(boot, host, failures));
+  for (const auto& f : failures) notes.push_back("topology discovery failed on " + f);
+  std::vector<topo::Topology> models;
+  for (auto& h : hosts) {
+    ctx.topologies.emplace_back(h.host, h.json);
+    models.push_back(std::move(h.model));
   }
-  COLLBENCH_ASSIGN_OR_RETURN(decision, bootstrap::broadcast_string(boot, decision));
-  if (decision.rfind("ok:", 0) == 0) return decision.substr(3);
-  return Status::error(ErrorCode::kUsage, "-J/--output_file " + cmd.output_file + ": " + decision.substr(6));
+  if (models.size() > 1) {
+    const topo::Comparison c = topo::compare_hosts(models);
+    if (!c.all_identical()) notes.push_back("hosts differ: " + topo::format_comparison(c, models));
+  }
+  return ok_status();
 }
 
 report::RunContext make_context(const RunCommand& cmd, const std::vector<std::string>& argv,
                                 const bootstrap::Bootstrap& boot, const backend::Backend& backend,
                                 std::vector<report::RankInfo> ranks) {
   report::RunContext ctx;
-  ctx.tool_version = COLLBENCH_VERSION;
-  ctx.git_commit = COLLBENCH_GIT_COMMIT;
+  ctx.tool_version = version();
+  ctx.git_commit = git_commit();
   ctx.start_time = utc_now_iso8601();
   ctx.argv = argv;
   ctx.env = allow_listed_environment();
@@ -92,46 +108,82 @@ Status check_outcome(const engine::RunOutcome& outcome) {
                        std::to_string(outcome.summary.total_wrong) + " wrong elements" + first);
 }
 
+// Saves the rows finished so far the moment a signal arrives, and forgets that duty when
+// the command ends.
+class SaveOnSignal {
+ public:
+  SaveOnSignal(SignalStop& signals, report::GuardedReporter& guarded) : signals_(signals) {
+    signals_.subscribe([&guarded] {
+      (void)guarded.end_early(report::RunStatus::kInterrupted, "interrupted by a signal", utc_now_iso8601());
+    });
+  }
+  ~SaveOnSignal() { signals_.unsubscribe(); }
+  SaveOnSignal(const SaveOnSignal&) = delete;
+  SaveOnSignal& operator=(const SaveOnSignal&) = delete;
+
+ private:
+  SignalStop& signals_;
+};
+
 }  // namespace
 
-CommandResult run_command(const RunCommand& cmd, const std::vector<std::string>& argv, std::stop_token stop) {
-  CommandResult result;
-  result.host = topo::host_name();
+CommandResult CommandResult::from_launcher(const std::string& host) {
   const LaunchEnv env = read_launch_env();
-  result.rank = env.likely_rank();
-  Wiring wiring;
-  auto boot = wiring.make_bootstrap(cmd.bootstrap, env);
-  if (!boot.ok()) return {boot.status(), result.rank, result.host, true};
-  bootstrap::Bootstrap& b = **boot;
-  result.rank = b.rank();
+  CommandResult r;
+  r.rank = env.likely_rank();
+  r.nranks = env.likely_size();
+  r.host = host;
+  return r;
+}
 
-  std::string note;
-  auto backend = wiring.make_backend(cmd.backend, b, note);
-  if (!backend.ok()) return {backend.status(), result.rank, result.host, true};
+CommandResult run_command(const RunCommand& cmd, const std::vector<std::string>& argv, SignalStop& signals) {
+  CommandResult result = CommandResult::from_launcher(topo::host_name());
+  auto session = Session::open({cmd.bootstrap, cmd.backend, cmd.timeout_s});
+  if (!session.ok()) return result.with(session.status(), true);
+  Session& s = **session;
+  bootstrap::Bootstrap& b = s.boot();
+  result.rank = b.rank();
+  result.nranks = b.size();
 
   engine::NullReporter quiet;
   report::TeeReporter reporters;
-  engine::Runner runner(cmd.run, b, **backend, b.rank() == 0 ? static_cast<report::Reporter&>(reporters) : quiet);
+  report::GuardedReporter guarded(reporters);
+  engine::Runner runner(cmd.run, b, s.backend(), b.rank() == 0 ? static_cast<report::Reporter&>(guarded) : quiet,
+                        s.watchdog());
   auto plan = runner.plan();
-  if (!plan.ok()) return {plan.status(), result.rank, result.host, b.rank() == 0};
-  auto path = agree_output_path(b, cmd);
-  if (!path.ok()) return {path.status(), result.rank, result.host, b.rank() == 0};
+  if (!plan.ok()) return result.with(plan.status(), b.rank() == 0);
+  auto path = agree_output_path(b, cmd.output_file, cmd.force);
+  if (!path.ok()) return result.with(path.status(), b.rank() == 0);
 
-  auto ranks = engine::gather_rank_table(b, (*backend)->device(), result.host);
-  if (!ranks.ok()) return {ranks.status(), result.rank, result.host, true};
-  const report::RunContext ctx = make_context(cmd, argv, b, **backend, std::move(*ranks));
+  std::vector<std::string> notes;
+  if (!s.note().empty()) notes.push_back(s.note());
+  backend::DeviceInfo device = s.backend().device();
+  if (cmd.bind) {
+    auto bound = bind_rank(device, b.local_rank());
+    if (!bound.ok()) return result.with(bound.status(), true);
+    if (b.rank() == 0) notes.push_back("--bind: rank 0 pinned to " + *bound);
+  }
+  if (device.device == "cpu") device.name = "CPUs " + topo::allowed_cpus();
+  auto ranks = engine::gather_rank_table(b, device, result.host);
+  if (!ranks.ok()) return result.with(ranks.status(), true);
+  report::RunContext ctx = make_context(cmd, argv, b, s.backend(), std::move(*ranks));
+  if (cmd.topology) {
+    if (Status t = record_topologies(b, result.host, ctx, notes); !t.ok()) return result.with(t, true);
+  }
 
   if (b.rank() == 0) {
-    if (!note.empty()) std::cout << "# " << note << "\n";
+    for (const auto& note : notes) std::cout << "# " << note << "\n";
     // The progress line goes first: it clears itself before a row reaches a shared terminal.
     if (cmd.progress && isatty(STDERR_FILENO)) reporters.add(std::make_unique<report::ProgressReporter>(std::cerr));
     reporters.add(std::make_unique<report::TableReporter>(std::cout));
     if (!path->empty()) reporters.add(std::make_unique<report::JsonFileReporter>(*path));
+    s.guard(&guarded);
   }
-  auto outcome = runner.run(*plan, ctx, stop);
-  if (!outcome.ok()) return {outcome.status(), result.rank, result.host, true};
+  SaveOnSignal save(signals, guarded);
+  auto outcome = runner.run(*plan, ctx, signals.token());
   if (b.rank() == 0 && !path->empty()) std::cout << "# JSON result written to " << *path << "\n";
-  return {check_outcome(*outcome), result.rank, result.host, b.rank() == 0};
+  if (!outcome.ok()) return result.with(outcome.status(), true);
+  return result.with(check_outcome(*outcome), b.rank() == 0);
 }
 
 }  // namespace collbench::cli

@@ -2,6 +2,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+
 #include "common/strings.hpp"
 #include "common/units.hpp"
 
@@ -43,9 +45,19 @@ Result<std::vector<coll::Collective>> parse_collectives(const std::vector<std::s
   return out;
 }
 
-Status resolve_sizes(const RawRunFlags& raw, engine::RunOptions& o) {
-  COLLBENCH_ASSIGN_OR_RETURN(o.min_bytes, flag("-b/--minbytes", parse_size(raw.min_bytes)));
-  COLLBENCH_ASSIGN_OR_RETURN(o.max_bytes, flag("-e/--maxbytes", parse_size(raw.max_bytes)));
+// nccl-tests' stepping: a factor above 1 wins; otherwise sizes grow by -i bytes (1M by default).
+Status resolve_nccl_tests_steps(const RawRunFlags& raw, engine::RunOptions& o) {
+  COLLBENCH_ASSIGN_OR_RETURN(const auto factor,
+                             flag("-f/--stepfactor", parse_uint(raw.step_factor.empty() ? "1" : raw.step_factor)));
+  COLLBENCH_ASSIGN_OR_RETURN(const auto step,
+                             flag("-i/--stepbytes", parse_size(raw.step_bytes.empty() ? "1M" : raw.step_bytes)));
+  o.step_factor = factor > 1 ? factor : 0;
+  o.step_bytes = factor > 1 ? 0 : std::max<std::uint64_t>(step, 1);
+  return ok_status();
+}
+
+// collbench's stepping: a factor of at least 2 (2 by default), or bytes, never both.
+Status resolve_steps(const RawRunFlags& raw, engine::RunOptions& o) {
   if (!raw.step_factor.empty() && !raw.step_bytes.empty()) {
     return Status::error(ErrorCode::kUsage, "-f/--stepfactor and -i/--stepbytes exclude each other; give one");
   }
@@ -62,14 +74,48 @@ Status resolve_sizes(const RawRunFlags& raw, engine::RunOptions& o) {
       return Status::error(ErrorCode::kUsage, "-f/--stepfactor: " + raw.step_factor + " must be at least 2");
     }
   }
+  return ok_status();
+}
+
+Status resolve_sizes(const RawRunFlags& raw, engine::RunOptions& o) {
+  COLLBENCH_ASSIGN_OR_RETURN(o.min_bytes, flag("-b/--minbytes", parse_size(raw.min_bytes)));
+  COLLBENCH_ASSIGN_OR_RETURN(o.max_bytes, flag("-e/--maxbytes", parse_size(raw.max_bytes)));
+  COLLBENCH_RETURN_IF_ERROR(raw.nccl_tests_stepping ? resolve_nccl_tests_steps(raw, o) : resolve_steps(raw, o));
   if (o.min_bytes > o.max_bytes) {
     return Status::error(ErrorCode::kUsage, "-b/--minbytes " + raw.min_bytes + " is larger than -e/--maxbytes " + raw.max_bytes);
   }
   return ok_status();
 }
 
+// "2%" or "0.02".
+Result<double> parse_fraction(std::string_view name, std::string text) {
+  const bool percent = !text.empty() && text.back() == '%';
+  if (percent) text.pop_back();
+  COLLBENCH_ASSIGN_OR_RETURN(double v, flag(name, parse_double(text)));
+  if (percent) v /= 100;
+  if (v <= 0 || v >= 1) return Status::error(ErrorCode::kUsage, std::string(name) + ": must be between 0% and 100%");
+  return v;
+}
+
+Status resolve_precision(const RawRunFlags& raw, engine::Precision& p) {
+  COLLBENCH_ASSIGN_OR_RETURN(p.min_time_s, flag("--min-time", parse_double(raw.min_time)));
+  COLLBENCH_ASSIGN_OR_RETURN(p.max_time_s, flag("--max-time", parse_double(raw.max_time)));
+  if (p.min_time_s < 0 || p.max_time_s <= 0 || p.min_time_s > p.max_time_s) {
+    return Status::error(ErrorCode::kUsage, "--min-time " + raw.min_time + " / --max-time " + raw.max_time +
+                                                ": need 0 <= min-time <= max-time and max-time > 0");
+  }
+  COLLBENCH_ASSIGN_OR_RETURN(p.target_spread, parse_fraction("--target-spread", raw.target_spread));
+  COLLBENCH_ASSIGN_OR_RETURN(p.max_iterations, ranged("--max-iters", raw.max_iterations, 1, 1u << 30));
+  p.min_iterations = std::min(p.min_iterations, p.max_iterations);
+  return ok_status();
+}
+
 Status resolve_loops(const RawRunFlags& raw, engine::RunOptions& o) {
-  COLLBENCH_ASSIGN_OR_RETURN(o.iterations, ranged("-n/--iters", raw.iterations, 1, 1u << 30));
+  o.iterations = 0;
+  if (!raw.iterations.empty()) {
+    COLLBENCH_ASSIGN_OR_RETURN(o.iterations, ranged("-n/--iters", raw.iterations, 1, 1u << 30));
+  }
+  COLLBENCH_RETURN_IF_ERROR(resolve_precision(raw, o.precision));
   COLLBENCH_ASSIGN_OR_RETURN(o.warmup_iterations, ranged("-w/--warmup_iters", raw.warmup, 0, 1u << 30));
   COLLBENCH_ASSIGN_OR_RETURN(o.check_iterations, ranged("-c/--check", raw.check, 0, 1u << 20));
   COLLBENCH_ASSIGN_OR_RETURN(auto avg, ranged("-a/--average", raw.average, 0, 3));
@@ -77,13 +123,23 @@ Status resolve_loops(const RawRunFlags& raw, engine::RunOptions& o) {
   COLLBENCH_ASSIGN_OR_RETURN(auto blocking, ranged("-z/--blocking", raw.blocking, 0, 3));
   o.blocking = static_cast<int>(blocking);
   COLLBENCH_ASSIGN_OR_RETURN(o.run_cycles, ranged("-N/--run_cycles", raw.run_cycles, 0, 1u << 30));
-  COLLBENCH_ASSIGN_OR_RETURN(auto root, ranged("-r/--root", raw.root, 0, 1u << 24));
-  o.root = static_cast<int>(root);
+  o.all_roots = raw.root == "all";
+  if (!o.all_roots) {
+    COLLBENCH_ASSIGN_OR_RETURN(auto root, ranged("-r/--root", raw.root, 0, 1u << 24));
+    o.root = static_cast<int>(root);
+  }
   COLLBENCH_ASSIGN_OR_RETURN(o.seed, flag("--seed", parse_uint(raw.seed)));
   return ok_status();
 }
 
 Status resolve_compat(const RawRunFlags& raw) {
+  // -p (parallel init) only matters with several threads per process: accepted, ignored.
+  COLLBENCH_RETURN_IF_ERROR(ranged("-p/--parallel_init", raw.parallel_init, 0, 1).status());
+  COLLBENCH_RETURN_IF_ERROR(only_value("-C/--report_cputime", raw.report_cputime, "0", "the table reports wall time"));
+  COLLBENCH_RETURN_IF_ERROR(only_value("-I/--report_timestamps", raw.per_iteration, "0",
+                                       "per-iteration statistics are in the JSON (-J), not the table"));
+  COLLBENCH_RETURN_IF_ERROR(only_value("-M/--memory_report", raw.memory_report, "0", "no memory report"));
+  COLLBENCH_RETURN_IF_ERROR(only_value("-u/--unalign", raw.unalign, "0", "buffers are always aligned"));
   COLLBENCH_RETURN_IF_ERROR(only_value("-t/--nthreads", raw.threads, "1", "one thread per process"));
   COLLBENCH_RETURN_IF_ERROR(only_value("-g/--ngpus", raw.gpus, "1", "one device per process; launch one rank per GPU"));
   COLLBENCH_RETURN_IF_ERROR(only_value("-m/--agg_iters", raw.agg_iters, "1", "aggregation needs the NCCL backend"));
@@ -92,6 +148,23 @@ Status resolve_compat(const RawRunFlags& raw) {
 }
 
 }  // namespace
+
+Status check_session_choices(const std::string& bootstrap, const std::string& backend) {
+  if (bootstrap != "auto" && bootstrap != "mpi" && bootstrap != "env" && bootstrap != "single") {
+    return Status::error(ErrorCode::kUsage, "--bootstrap: unknown value '" + bootstrap + "' (expected auto, mpi, env, single)");
+  }
+  if (backend != "auto" && backend != "mpi" && backend != "bootstrap") {
+    return Status::error(ErrorCode::kUsage, "--backend: unknown value '" + backend + "' (expected auto, mpi, bootstrap)");
+  }
+  return ok_status();
+}
+
+Result<double> parse_timeout(const std::string& text) {
+  auto t = parse_double(text);
+  if (!t.ok()) return Status::error(ErrorCode::kUsage, "-T/--timeout: " + t.status().message());
+  if (*t < 0) return Status::error(ErrorCode::kUsage, "-T/--timeout: must not be negative");
+  return *t;
+}
 
 Result<engine::FaultPlan> parse_fault(std::string_view spec) {
   engine::FaultPlan plan;
@@ -108,7 +181,7 @@ Result<engine::FaultPlan> parse_fault(std::string_view spec) {
     const auto v = *size;
     if (key == "corrupt-rank") plan.corrupt_rank = static_cast<int>(v);
     else if (key == "index") plan.corrupt_index = v;
-    else if (key == "min-size") plan.corrupt_min_bytes = v;
+    else if (key == "min-size") plan.min_bytes = v;
     else if (key == "kill-rank") plan.kill_rank = static_cast<int>(v);
     else if (key == "after-size") plan.kill_after_bytes = v;
     else if (key == "slow-rank") plan.slow_rank = static_cast<int>(v);
@@ -118,38 +191,79 @@ Result<engine::FaultPlan> parse_fault(std::string_view spec) {
   return plan;
 }
 
-void add_run_flags(CLI::App& app, RawRunFlags& raw) {
-  app.add_option("collective", raw.collectives, "Collectives to run (all_reduce, ..., or all); default all_reduce");
-  app.add_option("-b,--minbytes", raw.min_bytes, "Smallest message size; K/M/G suffixes are binary")->capture_default_str();
-  app.add_option("-e,--maxbytes", raw.max_bytes, "Largest message size")->capture_default_str();
-  app.add_option("-f,--stepfactor", raw.step_factor, "Multiply the size by this factor (>= 2) between rows [2]");
-  app.add_option("-i,--stepbytes", raw.step_bytes, "Add this many bytes between rows (instead of -f)");
-  app.add_option("-n,--iters", raw.iterations, "Timed iterations per size and placement")->capture_default_str();
-  app.add_option("-w,--warmup_iters", raw.warmup, "Untimed warm-up iterations per size")->capture_default_str();
-  app.add_option("-c,--check", raw.check, "Checked runs per size after timing (0 disables checking)")->capture_default_str();
+RawRunFlags nccl_tests_defaults() {
+  RawRunFlags raw;
+  raw.min_bytes = "32M";
+  raw.max_bytes = "32M";
+  raw.iterations = "20";
+  raw.nccl_tests_stepping = true;
+  return raw;
+}
+
+void add_run_flags(CLI::App& app, RawRunFlags& raw, bool with_positional) {
+  if (with_positional) {
+    app.add_option("collective", raw.collectives, "Collectives to run (all_reduce, ..., or all); default all_reduce")
+        ->type_name("COLLECTIVE");
+  }
+  app.add_option("-b,--minbytes", raw.min_bytes, "Smallest message size; K/M/G suffixes are binary")
+      ->capture_default_str()
+      ->type_name("SIZE");
+  app.add_option("-e,--maxbytes", raw.max_bytes, "Largest message size")->capture_default_str()->type_name("SIZE");
+  app.add_option("-f,--stepfactor", raw.step_factor, "Multiply the size by this factor (>= 2) between rows [2]")->type_name("N");
+  app.add_option("-i,--stepbytes", raw.step_bytes, "Add this many bytes between rows (instead of -f)")->type_name("SIZE");
+  app.add_option("-n,--iters", raw.iterations,
+                 "Timed iterations per size and placement (nccl-tests' fixed count); without -n, iterations run "
+                 "until the median is known to --target-spread")
+      ->type_name("N");
+  app.add_option("--min-time", raw.min_time, "Without -n: measure each size and placement at least this long")
+      ->capture_default_str()
+      ->type_name("SECONDS");
+  app.add_option("--max-time", raw.max_time, "Without -n: and at most this long")->capture_default_str()->type_name("SECONDS");
+  app.add_option("--target-spread", raw.target_spread,
+                 "Without -n: stop once the 95% confidence interval of the median is within +-this")
+      ->capture_default_str()
+      ->type_name("PERCENT");
+  app.add_option("--max-iters", raw.max_iterations, "Without -n: at most this many iterations")
+      ->capture_default_str()
+      ->type_name("N");
+  app.add_option("-w,--warmup_iters", raw.warmup, "Untimed warm-up iterations per size")->capture_default_str()->type_name("N");
+  app.add_option("-c,--check", raw.check, "Checked runs per size after timing (0 disables checking)")->capture_default_str()->type_name("N");
   app.add_option("-d,--datatype", raw.datatype, "Element type(s): int8 uint8 int32 uint32 int64 uint64 half float "
-                                                "double bfloat16 f8e4m3 f8e5m2, a comma list, or all")->capture_default_str();
-  app.add_option("-o,--op", raw.op, "Reduction(s): sum prod min max avg mulsum, a comma list, or all")->capture_default_str();
-  app.add_option("-r,--root", raw.root, "Root rank of rooted collectives")->capture_default_str();
-  app.add_option("-a,--average", raw.average, "Headline time across ranks: 0 rank 0, 1 mean, 2 min, 3 max")->capture_default_str();
+                                                "double bfloat16 f8e4m3 f8e5m2, a comma list, or all")->capture_default_str()->type_name("TYPES");
+  app.add_option("-o,--op", raw.op, "Reduction(s): sum prod min max avg mulsum, a comma list, or all")->capture_default_str()->type_name("OPS");
+  app.add_option("-r,--root", raw.root, "Root rank of rooted collectives, or all (cycle through every rank)")
+      ->capture_default_str()->type_name("RANK|all");
+  app.add_option("-a,--average", raw.average, "Headline time across ranks: 0 rank 0, 1 mean, 2 min, 3 max")->capture_default_str()->type_name("0-3");
   app.add_option("-z,--blocking", raw.blocking, "0 async launches; 1 sync+barrier per op; 2 sync per op; "
-                                                "3 barrier per op, excluded from the time")->capture_default_str();
-  app.add_option("-N,--run_cycles", raw.run_cycles, "Repeat the sweep this many times (0: until interrupted)")->capture_default_str();
-  app.add_option("-T,--timeout", raw.timeout, "Seconds any collective or barrier may take (0: no limit)")->capture_default_str();
-  app.add_option("-J,--output_file", raw.output_file, "Write the JSON result here (never overwritten without --force)");
+                                                "3 barrier per op, excluded from the time")->capture_default_str()->type_name("0-3");
+  app.add_option("-N,--run_cycles", raw.run_cycles, "Repeat the sweep this many times (0: until interrupted)")->capture_default_str()->type_name("N");
+  app.add_option("-T,--timeout", raw.timeout, "Seconds any collective or barrier may take (0: no limit)")->capture_default_str()->type_name("SECONDS");
+  app.add_option("-J,--output_file", raw.output_file, "Write the JSON result here (never overwritten without --force)")->type_name("FILE");
   app.add_flag("--force", raw.force, "Overwrite an existing -J file");
-  app.add_option("--seed", raw.seed, "Seed of the checked data")->capture_default_str();
-  app.add_option("--bootstrap", raw.bootstrap, "How ranks find each other: auto, mpi, single")->capture_default_str();
-  app.add_option("--backend", raw.backend, "Collective backend: auto, mpi")->capture_default_str();
+  app.add_option("--seed", raw.seed, "Seed of the checked data")->capture_default_str()->type_name("N");
+  app.add_option("--bootstrap", raw.bootstrap, "How ranks find each other: auto, mpi, env, single")->capture_default_str()->type_name("NAME");
+  app.add_option("--backend", raw.backend,
+                 "Collective backend: auto, mpi, or bootstrap (collectives through the bootstrap: a "
+                 "correctness reference, not a bandwidth measurement)")->capture_default_str()->type_name("NAME");
   app.add_flag("--no-progress", raw.no_progress, "Never show the progress line on stderr");
-  app.add_option("-t,--nthreads", raw.threads, "nccl-tests compatibility: threads per process (1)");
-  app.add_option("-g,--ngpus", raw.gpus, "nccl-tests compatibility: devices per thread (1)");
-  app.add_option("-m,--agg_iters", raw.agg_iters, "nccl-tests compatibility: operations aggregated per group (1)");
-  app.add_option("-G,--cudagraph", raw.graph, "nccl-tests compatibility: CUDA graph launches (0)");
+  app.add_flag("--bind", raw.bind,
+               "Pin each rank to the CPUs local to its GPU (on host memory: to NUMA node local_rank mod nodes), "
+               "before any buffer is allocated");
+  app.add_flag("--no-topology", raw.no_topology, "Do not discover and record each host's topology");
+  app.add_option("-t,--nthreads", raw.threads, "nccl-tests compatibility: threads per process (1)")->type_name("N");
+  app.add_option("-g,--ngpus", raw.gpus, "nccl-tests compatibility: devices per thread (1)")->type_name("N");
+  app.add_option("-m,--agg_iters", raw.agg_iters, "nccl-tests compatibility: operations aggregated per group (1)")->type_name("N");
+  app.add_option("-G,--cudagraph", raw.graph, "nccl-tests compatibility: CUDA graph launches (0)")->type_name("N");
+  app.add_option("-p,--parallel_init", raw.parallel_init, "nccl-tests compatibility: accepted, no effect with one thread")->type_name("0|1");
+  app.add_option("-C,--report_cputime", raw.report_cputime, "nccl-tests compatibility (0)")->type_name("0|1");
+  app.add_option("-I,--report_timestamps", raw.per_iteration, "nccl-tests compatibility (0; per-iteration data is in -J)")->type_name("0|1");
+  app.add_option("-M,--memory_report", raw.memory_report, "nccl-tests compatibility (0)")->type_name("0|1");
+  app.add_option("-u,--unalign", raw.unalign, "nccl-tests compatibility (0)")->type_name("0|1");
   app.add_option("--fault", raw.fault,
-                 "TEST ONLY, never in production: corrupt-rank=R[,index=I][,min-size=S] overwrites one output element "
-                 "of rank R after each checked collective; kill-rank=R,after-size=S kills rank R after size S; "
-                 "slow-rank=R,delay-us=U delays every collective of rank R");
+                 "TEST ONLY, never in production: corrupt-rank=R[,index=I] overwrites one output element of rank R "
+                 "after each checked collective; slow-rank=R,delay-us=U delays every timed collective of rank R; "
+                 "min-size=S limits both to sizes >= S; kill-rank=R,after-size=S kills rank R (SIGKILL) once it "
+                 "has finished size S")->type_name("SPEC");
 }
 
 Result<RunCommand> resolve_run_flags(const RawRunFlags& raw) {
@@ -161,22 +275,18 @@ Result<RunCommand> resolve_run_flags(const RawRunFlags& raw) {
   COLLBENCH_RETURN_IF_ERROR(resolve_sizes(raw, o));
   COLLBENCH_RETURN_IF_ERROR(resolve_loops(raw, o));
   COLLBENCH_RETURN_IF_ERROR(resolve_compat(raw));
-  COLLBENCH_ASSIGN_OR_RETURN(cmd.timeout_s, flag("-T/--timeout", parse_double(raw.timeout)));
-  if (cmd.timeout_s < 0) return Status::error(ErrorCode::kUsage, "-T/--timeout: must not be negative");
+  COLLBENCH_ASSIGN_OR_RETURN(cmd.timeout_s, parse_timeout(raw.timeout));
   if (!raw.fault.empty()) {
     COLLBENCH_ASSIGN_OR_RETURN(o.fault, parse_fault(raw.fault));
   }
-  if (raw.bootstrap != "auto" && raw.bootstrap != "mpi" && raw.bootstrap != "single") {
-    return Status::error(ErrorCode::kUsage, "--bootstrap: unknown value '" + raw.bootstrap + "' (expected auto, mpi, single)");
-  }
-  if (raw.backend != "auto" && raw.backend != "mpi") {
-    return Status::error(ErrorCode::kUsage, "--backend: unknown value '" + raw.backend + "' (expected auto, mpi)");
-  }
+  COLLBENCH_RETURN_IF_ERROR(check_session_choices(raw.bootstrap, raw.backend));
   cmd.output_file = raw.output_file;
   cmd.force = raw.force;
   cmd.bootstrap = raw.bootstrap;
   cmd.backend = raw.backend;
   cmd.progress = !raw.no_progress;
+  cmd.bind = raw.bind;
+  cmd.topology = !raw.no_topology;
   return cmd;
 }
 

@@ -22,7 +22,11 @@ struct RawRunFlags {
   std::string max_bytes = "64M";
   std::string step_factor;
   std::string step_bytes;
-  std::string iterations = "20";
+  std::string iterations;  // empty: precision-driven (collbench run); "20" for the drop-ins
+  std::string min_time = "0.05";
+  std::string max_time = "1";
+  std::string target_spread = "2%";
+  std::string max_iterations = "100000";
   std::string warmup = "1";
   std::string check = "1";
   std::string datatype = "float";
@@ -41,9 +45,21 @@ struct RawRunFlags {
   std::string fault;
   std::string bootstrap = "auto";
   std::string backend = "auto";
+  std::string parallel_init = "0";
+  std::string report_cputime = "0";
+  std::string per_iteration = "0";
+  std::string memory_report = "0";
+  std::string unalign = "0";
   bool force = false;
   bool no_progress = false;
+  bool bind = false;
+  bool no_topology = false;
+  // nccl-tests' own size stepping: -f 1 (or no -f) steps by -i bytes, 1M by default.
+  bool nccl_tests_stepping = false;
 };
+
+// The flags as nccl-tests' binaries default them (`all_reduce_perf` and friends).
+RawRunFlags nccl_tests_defaults();
 
 struct RunCommand {
   engine::RunOptions run;
@@ -53,10 +69,19 @@ struct RunCommand {
   std::string bootstrap = "auto";
   std::string backend = "auto";
   bool progress = true;
+  bool bind = false;      // pin each rank to the CPUs next to its device
+  bool topology = true;   // discover each host's topology and record it
 };
 
-void add_run_flags(CLI::App& app, RawRunFlags& raw);
+// `with_positional`: whether collectives may be named on the command line (not for the
+// drop-in binaries, whose name says which collective they run).
+void add_run_flags(CLI::App& app, RawRunFlags& raw, bool with_positional = true);
 Result<RunCommand> resolve_run_flags(const RawRunFlags& raw);
+
+// Valid --bootstrap and --backend values (shared by every multi-rank command).
+Status check_session_choices(const std::string& bootstrap, const std::string& backend);
+// -T/--timeout: seconds, 0 for none.
+Result<double> parse_timeout(const std::string& text);
 
 // "corrupt-rank=1,index=0" and friends; see `collbench run --help`.
 Result<engine::FaultPlan> parse_fault(std::string_view spec);

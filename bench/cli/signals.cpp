@@ -36,8 +36,15 @@ SignalStop::SignalStop() {
         std::_Exit(static_cast<int>(ExitCode::kInterrupted));
       }
       source_.request_stop();
+      std::lock_guard lock(mutex_);
+      if (on_signal_) on_signal_();
     }
   });
+}
+
+void SignalStop::subscribe(std::function<void()> action) {
+  std::lock_guard lock(mutex_);
+  on_signal_ = std::move(action);
 }
 
 SignalStop::~SignalStop() {

@@ -1,7 +1,8 @@
 #include "bench/cli/wiring.hpp"
 
+#include "bench/backend/bootstrap_backend.hpp"
 #include "bench/bootstrap/single.hpp"
-#include "collbench_build_info.hpp"
+#include "collbench_features.hpp"
 #include "topo/host_info.hpp"
 
 #if COLLBENCH_HAVE_MPI
@@ -72,28 +73,37 @@ Result<std::unique_ptr<bootstrap::Bootstrap>> Wiring::make_bootstrap(std::string
 
 Result<std::unique_ptr<backend::Backend>> Wiring::make_backend(std::string_view choice, bootstrap::Bootstrap& boot,
                                                                std::string& note) {
-#if COLLBENCH_HAVE_MPI
-  if (choice == "auto") note = "no GPU backend in this build: measuring MPI collectives on host memory";
-  if (boot.name() != "mpi" && boot.size() > 1) {
-    return launch_error("the MPI backend needs ranks launched by mpirun or srun (bootstrap is " +
-                        std::string(boot.name()) + ")");
-  }
-  COLLBENCH_ASSIGN_OR_RETURN(auto runtime, state_->mpi_runtime());
-  return backend::make_mpi_backend(runtime, boot.rank(), boot.size(), topo::allowed_cpus());
-#else
-  (void)choice;
-  (void)boot;
-  (void)note;
-  return Status::error(ErrorCode::kUnsupported, "this build has no collective backend (neither MPI nor NCCL was found)");
+  const bool mpi_launch = boot.name() == "mpi";
+  bool want_mpi = choice == "mpi" || (choice == "auto" && (mpi_launch || boot.size() == 1));
+#if !COLLBENCH_HAVE_MPI
+  if (choice == "mpi") return Status::error(ErrorCode::kUnsupported, "--backend mpi: this build has no MPI");
+  want_mpi = false;
 #endif
+  if (want_mpi) {
+#if COLLBENCH_HAVE_MPI
+    if (!mpi_launch && boot.size() > 1) {
+      return launch_error("the MPI backend needs ranks launched by mpirun or srun (the bootstrap is " +
+                          std::string(boot.name()) + "); use --backend bootstrap");
+    }
+    if (choice == "auto") note = "no GPU backend in this build: measuring MPI collectives on host memory";
+    COLLBENCH_ASSIGN_OR_RETURN(auto runtime, state_->mpi_runtime());
+    return backend::make_mpi_backend(runtime, boot.rank(), boot.size(), topo::allowed_cpus());
+#endif
+  }
+  if (choice == "auto") {
+    note = "collectives run through the " + std::string(boot.name()) +
+           " bootstrap on host memory: a correctness check, not a bandwidth measurement";
+  }
+  return backend::make_bootstrap_backend(boot, topo::allowed_cpus());
 }
 
 std::string compiled_features() {
   std::string out = "bootstraps: single";
   if (COLLBENCH_HAVE_MPI) out += ", mpi";
   out += "; backends:";
-  if (COLLBENCH_HAVE_MPI) out += " mpi";
-  if (COLLBENCH_HAVE_NCCL) out += " nccl";
+  if (COLLBENCH_HAVE_MPI) out += " mpi,";
+  if (COLLBENCH_HAVE_NCCL) out += " nccl,";
+  out += " bootstrap";
   out += "; topology: ";
   out += COLLBENCH_HAVE_HWLOC ? "hwloc" : "none";
   return out;

@@ -21,7 +21,8 @@ class Wiring {
 
   // choice: "auto", "mpi" or "single".
   Result<std::unique_ptr<bootstrap::Bootstrap>> make_bootstrap(std::string_view choice, const LaunchEnv& env);
-  // choice: "auto" or "mpi". `note` receives a one-line explanation of an automatic choice.
+  // choice: "auto", "mpi" or "bootstrap". `note` receives a one-line explanation of an
+  // automatic choice.
   Result<std::unique_ptr<backend::Backend>> make_backend(std::string_view choice, bootstrap::Bootstrap& boot,
                                                          std::string& note);
 

@@ -13,10 +13,11 @@ namespace collbench::engine {
 // Test-only faults, injected on purpose to prove that the checks and timeouts work
 // (`--fault`, documented as test-only in `collbench run --help`).
 struct FaultPlan {
+  // Corrupt and slow faults apply only to rows of at least this size.
+  std::uint64_t min_bytes = 0;
   // After a checked collective, overwrite one element of this rank's output.
   std::optional<int> corrupt_rank;
   std::uint64_t corrupt_index = 0;
-  std::uint64_t corrupt_min_bytes = 0;  // only on rows of at least this size
   // Kill this rank (SIGKILL to itself) once it has finished the rows below this size.
   std::optional<int> kill_rank;
   std::uint64_t kill_after_bytes = 0;
@@ -26,6 +27,16 @@ struct FaultPlan {
 };
 
 enum class Average : int { kRank0 = 0, kMean = 1, kMin = 2, kMax = 3 };
+
+// Precision-driven timing (when RunOptions::iterations is 0): iterations run in growing
+// batches until the median per-iteration time is known well enough.
+struct Precision {
+  double min_time_s = 0.05;     // measure each size and placement at least this long...
+  double max_time_s = 1.0;      // ...and at most this long (the spread target may not be met)
+  double target_spread = 0.02;  // stop when the 95% confidence interval of the median is within +-2%
+  std::uint64_t min_iterations = 10;
+  std::uint64_t max_iterations = 100000;
+};
 
 struct RunOptions {
   std::vector<coll::Collective> collectives{coll::Collective::kAllReduce};
@@ -37,7 +48,8 @@ struct RunOptions {
   std::uint64_t max_bytes = std::uint64_t{64} << 20;
   std::uint64_t step_factor = 2;  // 0 when stepping by bytes
   std::uint64_t step_bytes = 0;
-  std::uint64_t iterations = 20;
+  std::uint64_t iterations = 20;  // 0: precision-driven (see Precision)
+  Precision precision;
   std::uint64_t warmup_iterations = 1;
   std::uint64_t check_iterations = 1;
   Average average = Average::kMean;

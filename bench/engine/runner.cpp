@@ -5,6 +5,7 @@
 #include <chrono>
 #include <csignal>
 
+#include "bench/engine/measure.hpp"
 #include "bench/engine/progress_model.hpp"
 #include "bench/engine/stats.hpp"
 #include "bench/engine/timing.hpp"
@@ -57,31 +58,44 @@ Result<bool> agree_to_stop(bootstrap::Bootstrap& boot, const std::stop_token& st
   return flag[0] != 0;
 }
 
+std::string describe(const RowPlan& row, Placement placement) {
+  const auto& t = coll::traits(row.collective);
+  std::string text = std::string(t.name) + " " + std::string(to_string(row.type));
+  if (t.takes_op) text += " " + std::string(to_string(row.op));
+  if (t.takes_root) text += " root " + std::to_string(row.root);
+  return text + " at " + std::to_string(row.requested_bytes) + " B " + report::to_string(placement);
+}
+
 }  // namespace
 
 Result<report::Measurement> Runner::measure_placement(const RowPlan& row, Placement placement) {
   const int rank = boot_.rank();
+  const std::string what = describe(row, placement);
   const PlacementBuffers buf = buffers_for(row, placement, send_, recv_, rank);
-  const backend::Call call{row.collective, row.type, row.op, row.root, row.counts, buf.send, buf.recv};
+  const backend::Call call{row.collective, row.type,   row.op,  row.root, row.counts,
+                           buf.send,       buf.recv, placement == Placement::kInPlace};
 
   const check::DataSpec spec = check::make_data_spec(row.collective, row.type, row.op, boot_.size(), row.root,
                                                      row.counts, check_seed(options_, 0));
   COLLBENCH_RETURN_IF_ERROR(backend_.poison(buf.region, buf.region_bytes));
   COLLBENCH_RETURN_IF_ERROR(backend_.fill_input(buf.send, row.counts.send, spec, rank));
-  COLLBENCH_RETURN_IF_ERROR(warm_up(backend_, call, options_.warmup_iterations));
-  LoopTimes loop;
-  COLLBENCH_RETURN_IF_ERROR(time_loop(backend_, boot_, call, options_.iterations, options_.blocking, options_.fault, loop));
+  {
+    WatchedStep step(watchdog_, what + ": warm-up", options_.warmup_iterations);
+    COLLBENCH_RETURN_IF_ERROR(warm_up(backend_, call, options_.warmup_iterations));
+  }
+  COLLBENCH_ASSIGN_OR_RETURN(const Timing timing,
+                             measure(backend_, boot_, call, options_, row.requested_bytes, watchdog_, what));
+  WatchedStep exchange(watchdog_, what + ": exchange of timings and checks", 3 + options_.check_iterations * 3);
 
   // Cross-rank figures, all outside the timed region.
   report::Measurement m;
   m.placement = placement;
-  m.iterations = options_.iterations;
+  m.iterations = timing.iterations;
   std::vector<double> per_rank(static_cast<std::size_t>(boot_.size()));
-  const double mine = loop.elapsed_us / static_cast<double>(options_.iterations);
+  const double mine = timing.elapsed_us / static_cast<double>(timing.iterations);
   COLLBENCH_RETURN_IF_ERROR(boot_.allgather(std::as_bytes(std::span(&mine, 1)), std::as_writable_bytes(std::span(per_rank))));
-  COLLBENCH_RETURN_IF_ERROR(boot_.allreduce(loop.iteration_us, ReduceOp::kMax));
   m.time_us = combine(per_rank, options_.average);
-  m.per_iteration = time_stats(loop.iteration_us);
+  m.per_iteration = time_stats(timing.iteration_us);
   const auto slowest = static_cast<std::size_t>(std::max_element(per_rank.begin(), per_rank.end()) - per_rank.begin());
   m.slowest_rank = static_cast<int>(slowest);
   m.slowest_host = hosts_[slowest];
@@ -135,15 +149,24 @@ Status Runner::finish(RunOutcome& outcome, report::RunStatus status, const Statu
 Result<RunOutcome> Runner::run(const SweepPlan& plan, const report::RunContext& context, std::stop_token stop) {
   hosts_.clear();
   for (const auto& r : context.ranks) hosts_.push_back(r.host);
-  COLLBENCH_ASSIGN_OR_RETURN(send_, backend_.allocate(std::max<std::uint64_t>(plan.send_buffer_bytes, 1)));
-  COLLBENCH_ASSIGN_OR_RETURN(recv_, backend_.allocate(std::max<std::uint64_t>(plan.recv_buffer_bytes, 1)));
+  // The reports exist before the buffers: a job killed while it allocates still leaves a
+  // valid (empty, "incomplete") result file.
   COLLBENCH_RETURN_IF_ERROR(reporter_.begin(context));
-
   RunOutcome outcome;
+  for (auto [buffer, bytes] : {std::pair{&send_, plan.send_buffer_bytes}, std::pair{&recv_, plan.recv_buffer_bytes}}) {
+    auto allocated = backend_.allocate(std::max<std::uint64_t>(bytes, 1));
+    if (!allocated.ok()) {
+      (void)finish(outcome, report::RunStatus::kError, allocated.status());
+      return allocated.status();
+    }
+    *buffer = std::move(allocated).value();
+  }
+
   ProgressModel progress(plan, options_.run_cycles);
   const auto start = std::chrono::steady_clock::now();
   for (std::uint64_t cycle = 0; options_.run_cycles == 0 || cycle < options_.run_cycles; ++cycle) {
     for (const RowPlan& row : plan.rows) {
+      WatchedStep between(watchdog_, "the exchange between rows");
       COLLBENCH_ASSIGN_OR_RETURN(const bool stopping, agree_to_stop(boot_, stop));
       if (stopping) {
         COLLBENCH_RETURN_IF_ERROR(finish(outcome, report::RunStatus::kInterrupted, ok_status()));

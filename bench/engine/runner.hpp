@@ -10,6 +10,7 @@
 #include "bench/bootstrap/bootstrap.hpp"
 #include "bench/engine/run_options.hpp"
 #include "bench/engine/sweep.hpp"
+#include "bench/engine/watchdog.hpp"
 #include "report/reporter.hpp"
 
 namespace collbench::engine {
@@ -21,8 +22,10 @@ struct RunOutcome {
 
 class Runner {
  public:
-  Runner(const RunOptions& options, bootstrap::Bootstrap& boot, backend::Backend& backend, report::Reporter& reporter)
-      : options_(options), boot_(boot), backend_(backend), reporter_(reporter) {}
+  // `watchdog` may be null (no time limit).
+  Runner(const RunOptions& options, bootstrap::Bootstrap& boot, backend::Backend& backend, report::Reporter& reporter,
+         Watchdog* watchdog = nullptr)
+      : options_(options), boot_(boot), backend_(backend), reporter_(reporter), watchdog_(watchdog) {}
 
   // Usage errors (sizes, roots) surface here, before anything is allocated or written.
   Result<SweepPlan> plan() const { return plan_sweep(options_, boot_.size()); }
@@ -40,6 +43,7 @@ class Runner {
   bootstrap::Bootstrap& boot_;
   backend::Backend& backend_;
   report::Reporter& reporter_;
+  Watchdog* watchdog_;
   backend::Buffer send_;
   backend::Buffer recv_;
   std::vector<std::string> hosts_;  // host of each rank

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -13,6 +14,18 @@ double quantile_sorted(std::span<const double> sorted, double q) {
   const auto lo = static_cast<std::size_t>(std::floor(pos));
   const auto hi = std::min(lo + 1, sorted.size() - 1);
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - static_cast<double>(lo));
+}
+
+double median_ci95_rel(std::span<const double> sorted) {
+  const auto n = static_cast<double>(sorted.size());
+  if (sorted.size() < 6) return std::numeric_limits<double>::infinity();
+  // The median lies between order statistics j and k with ~95% probability (normal
+  // approximation to the binomial(n, 1/2) count of samples below it).
+  const double half = 1.96 * std::sqrt(n) / 2;
+  const auto j = static_cast<std::size_t>(std::max(0.0, std::floor(n / 2 - half)));
+  const auto k = static_cast<std::size_t>(std::min(n - 1, std::ceil(n / 2 + half)));
+  const double median = quantile_sorted(sorted, 0.5);
+  return median > 0 ? (sorted[k] - sorted[j]) / (2 * median) : 0;
 }
 
 report::TimeStats time_stats(std::span<const double> samples_us) {
@@ -32,6 +45,8 @@ report::TimeStats time_stats(std::span<const double> samples_us) {
   for (double v : sorted) squares += (v - s.mean_us) * (v - s.mean_us);
   s.stdev_us = sorted.size() > 1 ? std::sqrt(squares / (n - 1)) : 0;
   s.cv = s.mean_us > 0 ? s.stdev_us / s.mean_us : 0;
+  const double ci = median_ci95_rel(sorted);
+  s.median_ci95_rel = std::isfinite(ci) ? ci : 0;
   return s;
 }
 

@@ -20,14 +20,15 @@ Status warm_up(backend::Backend& backend, const backend::Call& call, std::uint64
 }
 
 Status time_loop(backend::Backend& backend, bootstrap::Bootstrap& boot, const backend::Call& call,
-                 std::uint64_t iterations, int blocking, const FaultPlan& fault, LoopTimes& out) {
+                 std::uint64_t iterations, int blocking, const FaultPlan& fault, std::uint64_t call_bytes,
+                 Watchdog* watchdog, LoopTimes& out) {
   const bool barrier_excluded = blocking == 3;
   const std::size_t marks = barrier_excluded ? 2 * iterations : iterations + 1;
   backend::IterationClock& clock = backend.clock();
   COLLBENCH_RETURN_IF_ERROR(clock.prepare(marks));
   std::vector<double> stamps(marks);
   out.iteration_us.assign(iterations, 0.0);
-  const bool slow = fault.slow_rank && *fault.slow_rank == boot.rank();
+  const bool slow = fault.slow_rank && *fault.slow_rank == boot.rank() && call_bytes >= fault.min_bytes;
   const auto delay = std::chrono::microseconds(fault.slow_us);
 
   COLLBENCH_RETURN_IF_ERROR(boot.barrier());
@@ -35,6 +36,7 @@ Status time_loop(backend::Backend& backend, bootstrap::Bootstrap& boot, const ba
   for (std::uint64_t i = 0; i < iterations; ++i) {
     if (barrier_excluded) COLLBENCH_RETURN_IF_ERROR(boot.barrier());
     if (slow) std::this_thread::sleep_for(delay);
+    if (watchdog != nullptr) watchdog->note_iteration(i);
     clock.mark(barrier_excluded ? 2 * i : i);
     COLLBENCH_RETURN_IF_ERROR(backend.launch(call));
     if (blocking != 0) COLLBENCH_RETURN_IF_ERROR(backend.synchronize());

@@ -54,7 +54,7 @@ Result<CheckOutcome> check_row(backend::Backend& backend, bootstrap::Bootstrap& 
   const RowPlan& row = ctx.row;
   const int rank = boot.rank();
   const bool corrupt_here = options.fault.corrupt_rank && *options.fault.corrupt_rank == rank &&
-                            row.requested_bytes >= options.fault.corrupt_min_bytes;
+                            row.requested_bytes >= options.fault.min_bytes;
   CheckOutcome outcome;
   for (std::uint64_t it = 1; it <= options.check_iterations; ++it) {
     const check::DataSpec spec =

@@ -31,6 +31,13 @@ std::string scratch_dir(const std::string& name) {
 }
 
 Outcome run_process(const std::vector<std::string>& argv, double time_limit_s, const std::vector<std::string>& env) {
+  ProcessOptions options;
+  options.time_limit_s = time_limit_s;
+  options.env = env;
+  return run_process(argv, options);
+}
+
+Outcome run_process(const std::vector<std::string>& argv, const ProcessOptions& options) {
   const std::string dir = scratch_dir(".proc-" + std::to_string(getpid()));
   const std::string out_path = dir + "/out";
   const std::string err_path = dir + "/err";
@@ -42,7 +49,7 @@ Outcome run_process(const std::vector<std::string>& argv, double time_limit_s, c
     const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     dup2(out, STDOUT_FILENO);
     dup2(err, STDERR_FILENO);
-    for (const auto& e : env) putenv(const_cast<char*>(e.c_str()));
+    for (const auto& e : options.env) putenv(const_cast<char*>(e.c_str()));
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
@@ -51,11 +58,16 @@ Outcome run_process(const std::vector<std::string>& argv, double time_limit_s, c
   }
   Outcome o;
   int status = 0;
+  bool signalled = false;
   while (true) {
     const pid_t done = waitpid(pid, &status, WNOHANG);
     if (done == pid) break;
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (elapsed > time_limit_s && !o.timed_out) {
+    if (options.signal_after_s > 0 && !signalled && elapsed > options.signal_after_s) {
+      signalled = true;
+      kill(pid, options.signal);
+    }
+    if (elapsed > options.time_limit_s && !o.timed_out) {
       o.timed_out = true;
       kill(-pid, SIGKILL);
     }

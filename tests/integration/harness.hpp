@@ -16,7 +16,15 @@ struct Outcome {
   std::string err;
 };
 
-// argv[0] is looked up in PATH. `env` entries are "NAME=value" added to the environment.
+struct ProcessOptions {
+  double time_limit_s = 120;
+  std::vector<std::string> env;  // "NAME=value" entries added to the environment
+  double signal_after_s = 0;     // > 0: send `signal` to the process (not its group) then
+  int signal = 0;
+};
+
+// argv[0] is looked up in PATH.
+Outcome run_process(const std::vector<std::string>& argv, const ProcessOptions& options);
 Outcome run_process(const std::vector<std::string>& argv, double time_limit_s = 120,
                     const std::vector<std::string>& env = {});
 

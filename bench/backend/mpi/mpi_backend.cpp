@@ -4,13 +4,18 @@
 
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "bench/backend/host_memory.hpp"
+#include "bench/backend/host_reduce.hpp"
 #include "bench/backend/mpi/mpi_types.hpp"
+#include "bench/check/pattern.hpp"
 #include "bench/mpi/mpi_error.hpp"
 
 namespace collbench::backend {
 namespace {
+
+using coll::Collective;
 
 int as_int(std::uint64_t count) { return static_cast<int>(count); }
 
@@ -28,16 +33,14 @@ class MpiBackend final : public HostMemoryBackend {
     COLLBENCH_MPI_TRY(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN));
     COLLBENCH_MPI_TRY(MPI_Comm_rank(comm_, &rank_));
     COLLBENCH_MPI_TRY(MPI_Comm_size(comm_, &size_));
-    return ok_status();
+    return types_.init();
   }
 
   BackendInfo info() const override { return {"mpi", mpi::Runtime::library_version(), "host"}; }
-  DeviceInfo device() const override { return {"cpu", -1, "CPUs " + cpu_set_, ""}; }
+  DeviceInfo device() const override { return {"cpu", -1, "CPUs " + cpu_set_, "", -1}; }
 
-  std::optional<std::string> unsupported(coll::Collective c, DataType type, ReduceOp op, int nranks) const override {
-    if (!mpi_datatype(type)) return "MPI has no built-in " + std::string(to_string(type)) + " type";
-    if (coll::traits(c).takes_op && !mpi_op(op)) return "MPI has no built-in " + std::string(to_string(op)) + " reduction";
-    if (c == coll::Collective::kHypercube && (nranks & (nranks - 1)) != 0) return "hypercube needs a power-of-two rank count";
+  std::optional<std::string> unsupported(Collective c, DataType, ReduceOp, int nranks) const override {
+    if (c == Collective::kHypercube && (nranks & (nranks - 1)) != 0) return "hypercube needs a power-of-two rank count";
     return std::nullopt;
   }
 
@@ -47,67 +50,111 @@ class MpiBackend final : public HostMemoryBackend {
   int size() const { return size_; }
 
  private:
+  Status reduction(const Call& call, const void* input);
+  Status movement(const Call& call);
   Status hypercube(const Call& call, MPI_Datatype type, std::uint64_t elem_size);
+  const void* premultiplied(const Call& call);
 
   std::shared_ptr<mpi::Runtime> runtime_;
   std::string cpu_set_;
+  MpiTypes types_;
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0;
   int size_ = 1;
+  std::vector<std::byte> scratch_;  // premulsum's scaled input; grows during warm-up only
 };
 
-Status MpiBackend::launch(const Call& call) {
-  using coll::Collective;
-  const MPI_Datatype type = *mpi_datatype(call.type);
-  const MPI_Op op = coll::traits(call.collective).takes_op ? *mpi_op(call.op) : MPI_OP_NULL;
-  const bool in_place = call.send == call.recv;
-  const void* send = in_place ? MPI_IN_PLACE : call.send;
+// premulsum: the input times the scalar, then a sum. Out of place the send buffer must stay
+// intact for the next iteration, so the scaled copy goes to scratch memory.
+const void* MpiBackend::premultiplied(const Call& call) {
+  const std::uint64_t count = call.counts.send;
+  if (call.in_place) {
+    scale_elements(const_cast<void*>(call.send), count, call.type, check::kPreMulScalar);
+    return call.send;
+  }
+  const std::uint64_t bytes = count * traits(call.type).size;
+  if (scratch_.size() < bytes) scratch_.resize(bytes);
+  std::memcpy(scratch_.data(), call.send, bytes);
+  scale_elements(scratch_.data(), count, call.type, check::kPreMulScalar);
+  return scratch_.data();
+}
+
+Status MpiBackend::reduction(const Call& call, const void* input) {
+  const MPI_Datatype type = types_.datatype(call.type);
+  const MPI_Op op = types_.op(call.type, call.op);
   const int n = as_int(call.counts.param);
+  const bool same = input == call.recv;
   switch (call.collective) {
     case Collective::kAllReduce:
-      COLLBENCH_MPI_TRY(MPI_Allreduce(send, call.recv, n, type, op, comm_));
+      COLLBENCH_MPI_TRY(MPI_Allreduce(same ? MPI_IN_PLACE : input, call.recv, n, type, op, comm_));
       break;
-    case Collective::kReduce: {
-      // MPI_IN_PLACE is only legal at the root; elsewhere the send buffer is the input.
-      const void* src = in_place && rank_ != call.root ? call.recv : send;
-      COLLBENCH_MPI_TRY(MPI_Reduce(src, call.recv, n, type, op, call.root, comm_));
+    case Collective::kReduce:
+      // MPI_IN_PLACE is only legal at the root; elsewhere the receive buffer is not used.
+      COLLBENCH_MPI_TRY(MPI_Reduce(same && rank_ == call.root ? MPI_IN_PLACE : input, call.recv, n, type, op,
+                                   call.root, comm_));
       break;
+    default: {  // reduce_scatter
+      if (!call.in_place) {
+        COLLBENCH_MPI_TRY(MPI_Reduce_scatter_block(input, call.recv, n, type, op, comm_));
+        break;
+      }
+      // In place MPI leaves the block at the buffer's start; nccl-tests expects it at this
+      // rank's offset: one extra copy of 1/n of the data.
+      void* base = const_cast<void*>(call.send);
+      if (input != base) std::memcpy(base, input, call.counts.send * traits(call.type).size);
+      COLLBENCH_MPI_TRY(MPI_Reduce_scatter_block(MPI_IN_PLACE, base, n, type, op, comm_));
+      if (base != call.recv) std::memmove(call.recv, base, call.counts.recv * traits(call.type).size);
     }
-    case Collective::kBroadcast: {
-      const std::uint64_t bytes = call.counts.param * traits(call.type).size;
-      if (rank_ == call.root && !in_place) std::memcpy(call.recv, call.send, bytes);
-      COLLBENCH_MPI_TRY(MPI_Bcast(call.recv, n, type, call.root, comm_));
-      break;
-    }
-    case Collective::kAllGather: {
-      // In place, this rank's block already sits at its slot of the receive buffer.
-      const void* src = call.send == static_cast<const char*>(call.recv) + call.counts.param * traits(call.type).size *
-                                                                               static_cast<std::uint64_t>(rank_)
-                            ? MPI_IN_PLACE
-                            : call.send;
-      COLLBENCH_MPI_TRY(MPI_Allgather(src, n, type, call.recv, n, type, comm_));
-      break;
-    }
-    case Collective::kReduceScatter:
-      COLLBENCH_MPI_TRY(MPI_Reduce_scatter_block(call.send, call.recv, n, type, op, comm_));
-      break;
-    case Collective::kAllToAll:
-      COLLBENCH_MPI_TRY(MPI_Alltoall(send, n, type, call.recv, n, type, comm_));
-      break;
-    case Collective::kSendRecv:
-      COLLBENCH_MPI_TRY(MPI_Sendrecv(call.send, n, type, (rank_ + 1) % size_, 0, call.recv, n, type,
-                                     (rank_ + size_ - 1) % size_, 0, comm_, MPI_STATUS_IGNORE));
-      break;
-    case Collective::kGather:
-      COLLBENCH_MPI_TRY(MPI_Gather(call.send, n, type, call.recv, n, type, call.root, comm_));
-      break;
-    case Collective::kScatter:
-      COLLBENCH_MPI_TRY(MPI_Scatter(call.send, n, type, call.recv, n, type, call.root, comm_));
-      break;
-    case Collective::kHypercube:
-      return hypercube(call, type, traits(call.type).size);
+  }
+  if (call.op == ReduceOp::kAvg && (call.collective != Collective::kReduce || rank_ == call.root)) {
+    finish_average(call.recv, call.counts.recv, call.type, size_);
   }
   return ok_status();
+}
+
+Status MpiBackend::movement(const Call& call) {
+  const MPI_Datatype type = types_.datatype(call.type);
+  const std::uint64_t elem = traits(call.type).size;
+  const int n = as_int(call.counts.param);
+  const bool root = rank_ == call.root;
+  switch (call.collective) {
+    case Collective::kBroadcast:
+      if (root && !call.in_place) std::memcpy(call.recv, call.send, call.counts.param * elem);
+      COLLBENCH_MPI_TRY(MPI_Bcast(call.recv, n, type, call.root, comm_));
+      break;
+    case Collective::kAllGather:  // in place, this rank's block already sits at its slot
+      COLLBENCH_MPI_TRY(MPI_Allgather(call.in_place ? MPI_IN_PLACE : call.send, n, type, call.recv, n, type, comm_));
+      break;
+    case Collective::kAllToAll:
+      COLLBENCH_MPI_TRY(MPI_Alltoall(call.in_place ? MPI_IN_PLACE : call.send, n, type, call.recv, n, type, comm_));
+      break;
+    case Collective::kSendRecv: {
+      const int next = (rank_ + 1) % size_;
+      const int prev = (rank_ + size_ - 1) % size_;
+      if (call.in_place) {
+        COLLBENCH_MPI_TRY(MPI_Sendrecv_replace(call.recv, n, type, next, 0, prev, 0, comm_, MPI_STATUS_IGNORE));
+      } else {
+        COLLBENCH_MPI_TRY(MPI_Sendrecv(call.send, n, type, next, 0, call.recv, n, type, prev, 0, comm_, MPI_STATUS_IGNORE));
+      }
+      break;
+    }
+    case Collective::kGather:
+      COLLBENCH_MPI_TRY(MPI_Gather(call.in_place && root ? MPI_IN_PLACE : call.send, n, type, call.recv, n, type,
+                                   call.root, comm_));
+      break;
+    case Collective::kScatter:
+      COLLBENCH_MPI_TRY(MPI_Scatter(call.send, n, type, call.in_place && root ? MPI_IN_PLACE : call.recv, n, type,
+                                    call.root, comm_));
+      break;
+    default:
+      return hypercube(call, type, elem);
+  }
+  return ok_status();
+}
+
+Status MpiBackend::launch(const Call& call) {
+  if (!coll::traits(call.collective).takes_op) return movement(call);
+  return reduction(call, call.op == ReduceOp::kPreMulSum ? premultiplied(call) : call.send);
 }
 
 // log2(n) rounds; in round k each rank swaps everything it holds with the rank 2^k away.
@@ -115,7 +162,7 @@ Status MpiBackend::hypercube(const Call& call, MPI_Datatype type, std::uint64_t 
   const std::uint64_t block = call.counts.param * elem_size;
   auto* recv = static_cast<char*>(call.recv);
   const auto me = static_cast<std::uint64_t>(rank_);
-  if (call.send != recv + me * block) std::memcpy(recv + me * block, call.send, block);
+  if (!call.in_place) std::memcpy(recv + me * block, call.send, block);
   for (int dist = 1; dist < size_; dist <<= 1) {
     const int peer = rank_ ^ dist;
     const auto mine_first = static_cast<std::uint64_t>(rank_ & ~(dist - 1));

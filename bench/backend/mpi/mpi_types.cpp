@@ -1,8 +1,69 @@
 #include "bench/backend/mpi/mpi_types.hpp"
 
-namespace collbench::backend {
+#include "bench/backend/host_reduce.hpp"
+#include "bench/mpi/mpi_error.hpp"
 
-std::optional<MPI_Datatype> mpi_datatype(DataType type) {
+namespace collbench::backend {
+namespace {
+
+constexpr DataType kNarrow[] = {DataType::kHalf, DataType::kBfloat16, DataType::kFp8E4M3, DataType::kFp8E5M2};
+constexpr ReduceOp kCombining[] = {ReduceOp::kSum, ReduceOp::kProd, ReduceOp::kMin, ReduceOp::kMax};
+
+bool is_narrow(DataType t) {
+  for (DataType n : kNarrow) {
+    if (n == t) return true;
+  }
+  return false;
+}
+
+// MPI's user functions carry no context: one instantiation per (type, op).
+template <DataType T, ReduceOp O>
+void combine(void* in, void* inout, int* len, MPI_Datatype* /*type*/) {
+  reduce_into(inout, in, static_cast<std::uint64_t>(*len), T, O);
+}
+
+template <DataType T>
+MPI_User_function* function_for(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::kProd: return &combine<T, ReduceOp::kProd>;
+    case ReduceOp::kMin: return &combine<T, ReduceOp::kMin>;
+    case ReduceOp::kMax: return &combine<T, ReduceOp::kMax>;
+    default: return &combine<T, ReduceOp::kSum>;
+  }
+}
+
+MPI_User_function* function_for(DataType type, ReduceOp op) {
+  switch (type) {
+    case DataType::kHalf: return function_for<DataType::kHalf>(op);
+    case DataType::kBfloat16: return function_for<DataType::kBfloat16>(op);
+    case DataType::kFp8E4M3: return function_for<DataType::kFp8E4M3>(op);
+    default: return function_for<DataType::kFp8E5M2>(op);
+  }
+}
+
+ReduceOp combining(ReduceOp op) { return op == ReduceOp::kAvg || op == ReduceOp::kPreMulSum ? ReduceOp::kSum : op; }
+
+}  // namespace
+
+Status MpiTypes::init() {
+  for (DataType type : kNarrow) {
+    for (ReduceOp op : kCombining) {
+      MPI_Op handle = MPI_OP_NULL;
+      COLLBENCH_MPI_TRY(MPI_Op_create(function_for(type, op), /*commute=*/1, &handle));
+      user_ops_[{type, op}] = handle;
+    }
+  }
+  return ok_status();
+}
+
+MpiTypes::~MpiTypes() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized) return;
+  for (auto& [key, handle] : user_ops_) MPI_Op_free(&handle);
+}
+
+MPI_Datatype MpiTypes::datatype(DataType type) const {
   switch (type) {
     case DataType::kInt8: return MPI_INT8_T;
     case DataType::kUint8: return MPI_UINT8_T;
@@ -12,17 +73,22 @@ std::optional<MPI_Datatype> mpi_datatype(DataType type) {
     case DataType::kUint64: return MPI_UINT64_T;
     case DataType::kFloat: return MPI_FLOAT;
     case DataType::kDouble: return MPI_DOUBLE;
-    default: return std::nullopt;
+    case DataType::kHalf:
+    case DataType::kBfloat16: return MPI_UINT16_T;  // bits only: the user ops know the format
+    case DataType::kFp8E4M3:
+    case DataType::kFp8E5M2: return MPI_UINT8_T;
   }
+  return MPI_BYTE;
 }
 
-std::optional<MPI_Op> mpi_op(ReduceOp op) {
-  switch (op) {
-    case ReduceOp::kSum: return MPI_SUM;
+MPI_Op MpiTypes::op(DataType type, ReduceOp op) const {
+  const ReduceOp c = combining(op);
+  if (is_narrow(type)) return user_ops_.at({type, c});
+  switch (c) {
     case ReduceOp::kProd: return MPI_PROD;
     case ReduceOp::kMin: return MPI_MIN;
     case ReduceOp::kMax: return MPI_MAX;
-    default: return std::nullopt;
+    default: return MPI_SUM;
   }
 }
 

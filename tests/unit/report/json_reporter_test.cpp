@@ -13,7 +13,7 @@ using JsonReporter = testing::TempDirTest;
 
 TEST_F(JsonReporter, FileIsValidAndIncompleteAfterEachRow) {
   const RunDocument sample = testing::sample_document();
-  JsonFileReporter reporter(path("run.json"));
+  JsonFileReporter reporter(path("run.json"), std::chrono::seconds(0));
   ASSERT_TRUE(reporter.begin(sample.context).ok());
   auto after_begin = parse_run_json(read(path("run.json")));
   ASSERT_TRUE(after_begin.ok()) << after_begin.status().message();
@@ -41,6 +41,17 @@ TEST_F(JsonReporter, EndWritesTheFinalSummary) {
   for (const auto& r : sample.rows) ASSERT_TRUE(reporter.row(r).ok());
   ASSERT_TRUE(reporter.end(sample.summary).ok());
   EXPECT_EQ(read(path("run.json")), to_json_text(sample));
+}
+
+TEST_F(JsonReporter, RewritesAfterRowsAreRateLimited) {
+  const RunDocument sample = testing::sample_document();
+  JsonFileReporter reporter(path("run.json"), std::chrono::hours(1));
+  ASSERT_TRUE(reporter.begin(sample.context).ok());
+  ASSERT_TRUE(reporter.row(sample.rows[0]).ok());
+  // Within the interval the file still holds what begin() wrote; end() always writes.
+  EXPECT_TRUE(parse_run_json(read(path("run.json")))->rows.empty());
+  ASSERT_TRUE(reporter.end(sample.summary).ok());
+  EXPECT_EQ(parse_run_json(read(path("run.json")))->rows.size(), 1u);
 }
 
 TEST_F(JsonReporter, UnwritablePathFailsAtBegin) {

@@ -64,11 +64,11 @@ TEST(TableReporter, LargeNumbersUseExponentAndUncheckedShowsNA) {
 
 TEST(TableReporter, SkippedRowKeepsLeadingColumns) {
   EXPECT_EQ(format_table_row(testing::sample_rows()[3]),
-            " 17179869184    4294967296     float     sum      -1  skipped: out of device memory (needs 32 GiB per rank)");
+            "#17179869184    4294967296     float     sum      -1  skipped: out of device memory (needs 32 GiB per rank)");
   SizeRecord r = sized("broadcast", "none", 8, 2);
   r.root = 0;
   r.skipped = "two\nlines";
-  EXPECT_EQ(format_table_row(r), "           8             2     float    none       0  skipped: two lines");
+  EXPECT_EQ(format_table_row(r), "#          8             2     float    none       0  skipped: two lines");
 }
 
 TEST(TableReporter, MissingPlacementPrintsNA) {

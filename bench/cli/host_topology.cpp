@@ -1,0 +1,41 @@
+#include "bench/cli/host_topology.hpp"
+
+#include "topo/analysis.hpp"
+#include "topo/discover.hpp"
+#include "topo/json.hpp"
+
+namespace collbench::cli {
+
+Result<std::vector<HostTopology>> gather_host_topologies(bootstrap::Bootstrap& boot, const std::string& host,
+                                                         std::vector<std::string>& failures) {
+  std::string mine;
+  if (boot.local_rank() == 0) {
+    auto live = topo::discover_live();
+    if (live.ok()) {
+      const topo::Analysis analysis = topo::analyze(*live);
+      mine = topo::topology_to_json(*live, &analysis, -1);
+    } else {
+      mine = "!" + host + ": " + live.status().message();  // '!' marks a failure report
+    }
+  }
+  COLLBENCH_ASSIGN_OR_RETURN(auto all, bootstrap::allgather_strings(boot, mine));
+  std::vector<HostTopology> out;
+  if (boot.rank() != 0) return out;
+  for (const auto& text : all) {
+    if (text.empty()) continue;
+    if (text.front() == '!') {
+      failures.push_back(text.substr(1));
+      continue;
+    }
+    auto model = topo::topology_from_json(text, "a gathered topology");
+    if (!model.ok()) {
+      failures.push_back(model.status().message());
+      continue;
+    }
+    const std::string name = model->host.empty() ? "host " + std::to_string(out.size()) : model->host;
+    out.push_back({name, text, std::move(model).value()});
+  }
+  return out;
+}
+
+}  // namespace collbench::cli

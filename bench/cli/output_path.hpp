@@ -1,0 +1,15 @@
+// Where a command's JSON goes, agreed by all ranks before anything runs.
+#pragma once
+
+#include <string>
+
+#include "bench/bootstrap/bootstrap.hpp"
+
+namespace collbench::cli {
+
+// Rank 0 picks the path (a new unique name when the file exists and !force) and checks that
+// it can be written; every rank gets the same answer, so a bad path stops the whole job with
+// one usage error. Empty `requested`: no file, empty result.
+Result<std::string> agree_output_path(bootstrap::Bootstrap& boot, const std::string& requested, bool force);
+
+}  // namespace collbench::cli

@@ -1,0 +1,118 @@
+#include "bench/cli/preflight_command.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "bench/cli/output_path.hpp"
+#include "bench/cli/version.hpp"
+#include "bench/engine/preflight.hpp"
+#include "common/file_io.hpp"
+#include "report/atomic_file.hpp"
+#include "report/preflight_json.hpp"
+#include "report/preflight_text.hpp"
+#include "topo/host_info.hpp"
+
+namespace collbench::cli {
+namespace {
+
+// The launcher's idea of the world size; one that disagrees with the joined ranks wins, so
+// that preflight can name it.
+int launcher_world_size(const LaunchEnv& env, int joined) {
+  int seen = -1;
+  for (const auto& size : {env.mpi_size, env.torch_size, env.slurm_size}) {
+    if (!size) continue;
+    if (*size != joined) return *size;
+    seen = *size;
+  }
+  return seen;
+}
+
+Status verdict_status(const report::PreflightReport& rep) {
+  switch (rep.verdict) {
+    case report::PreflightVerdict::kOk: return ok_status();
+    case report::PreflightVerdict::kWrongData: {
+      std::string who;
+      for (const auto& r : rep.ranks) {
+        if (r.collective_ran && !r.value_ok) {
+          who += (who.empty() ? "" : ", ") + ("rank " + std::to_string(r.rank) + " on " + r.host + " got " +
+                                              std::to_string(r.value));
+        }
+      }
+      return Status::error(ErrorCode::kWrongData,
+                           "preflight: " + who + " instead of " + std::to_string(rep.expected));
+    }
+    case report::PreflightVerdict::kLaunchProblem:
+      return Status::error(ErrorCode::kLaunch, "preflight: " + rep.problems.front().message);
+  }
+  return ok_status();
+}
+
+}  // namespace
+
+void add_preflight_flags(CLI::App& app, RawPreflightFlags& raw) {
+  app.add_option("--bootstrap", raw.bootstrap, "How ranks find each other: auto, mpi, env, single")->capture_default_str();
+  app.add_option("--backend", raw.backend, "Collective backend: auto, mpi, bootstrap")->capture_default_str();
+  app.add_option("-T,--timeout", raw.timeout, "Seconds any step may take before every rank reports and exits")
+      ->capture_default_str();
+  app.add_option("-J,--output_file", raw.output_file, "Write the report as JSON here (never overwritten without --force)");
+  app.add_flag("--force", raw.force, "Overwrite an existing -J file");
+  app.add_option("--fault", raw.fault, "TEST ONLY: corrupt-rank=R makes rank R receive a wrong value");
+}
+
+Result<PreflightCommand> resolve_preflight_flags(const RawPreflightFlags& raw) {
+  PreflightCommand cmd;
+  COLLBENCH_RETURN_IF_ERROR(check_session_choices(raw.bootstrap, raw.backend));
+  COLLBENCH_ASSIGN_OR_RETURN(cmd.session.timeout_s, parse_timeout(raw.timeout));
+  cmd.session.bootstrap = raw.bootstrap;
+  cmd.session.backend = raw.backend;
+  cmd.output_file = raw.output_file;
+  cmd.force = raw.force;
+  if (!raw.fault.empty()) {
+    COLLBENCH_ASSIGN_OR_RETURN(auto fault, parse_fault(raw.fault));
+    cmd.corrupt_rank = fault.corrupt_rank;
+  }
+  return cmd;
+}
+
+CommandResult preflight_command(const PreflightCommand& cmd, const std::vector<std::string>& argv) {
+  CommandResult result = CommandResult::from_launcher(topo::host_name());
+  auto session = Session::open(cmd.session);
+  if (!session.ok()) return result.with(session.status(), true);
+  Session& s = **session;
+  result.rank = s.boot().rank();
+  result.nranks = s.boot().size();
+  auto path = agree_output_path(s.boot(), cmd.output_file, cmd.force);
+  if (!path.ok()) return result.with(path.status(), s.boot().rank() == 0);
+
+  engine::PreflightInputs in;
+  in.host = s.host();
+  in.bootstrap_ms = s.bootstrap_ms();
+  in.communicator_ms = s.communicator_ms();
+  in.launcher_world_size = launcher_world_size(s.env(), s.boot().size());
+  in.visible_devices = s.backend().device().visible_devices;
+  in.corrupt_rank = cmd.corrupt_rank;
+  engine::WatchedStep step(s.watchdog(), "preflight (rank table exchange and all_reduce)", 4);
+  auto rep = engine::run_preflight(s.boot(), s.backend(), in);
+  if (!rep.ok()) return result.with(rep.status(), true);
+  if (s.boot().rank() != 0) return result.with(verdict_status(*rep), false);
+
+  rep->tool_version = version();
+  rep->git_commit = git_commit();
+  rep->start_time = utc_now_iso8601();
+  rep->argv = argv;
+  rep->bootstrap = std::string(s.boot().name());
+  const auto info = s.backend().info();
+  rep->backend = info.name;
+  rep->backend_library = info.library;
+  rep->memory = info.memory;
+  report::write_preflight_text(std::cout, *rep);
+  if (!path->empty()) {
+    Status written = report::write_file_atomically(*path, report::preflight_json_text(*rep));
+    if (!written.ok()) return result.with(written, true);
+    std::cout << "# JSON report written to " << *path << "\n";
+  }
+  return result.with(verdict_status(*rep), true);
+}
+
+}  // namespace collbench::cli

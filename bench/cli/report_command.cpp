@@ -1,0 +1,128 @@
+#include "bench/cli/report_command.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <ostream>
+
+#include "bench/cli/run_files.hpp"
+#include "report/atomic_file.hpp"
+#include "report/csv_writer.hpp"
+#include "report/gbench_json.hpp"
+#include "report/html_report.hpp"
+#include "report/node_ranking.hpp"
+#include "report/run_charts.hpp"
+#include "report/summary_figures.hpp"
+#include "report/text_table.hpp"
+
+namespace collbench::cli {
+namespace {
+
+struct Outputs {
+  bool gbench = false;
+  bool announce = true;  // "# wrote FILE" lines, unless standard output carries the gbench JSON
+  bool time_chart = false;
+  report::RankingOptions ranking;
+};
+
+Result<Outputs> resolve(const RawReportFlags& raw) {
+  Outputs o;
+  if (raw.format != "html" && raw.format != "gbench") {
+    return Status::error(ErrorCode::kUsage, "--format: unknown format '" + raw.format + "' (html, gbench)");
+  }
+  o.gbench = raw.format == "gbench";
+  o.announce = !(o.gbench && raw.output.empty());
+  if (o.gbench && raw.files.size() != 1) {
+    return Status::error(ErrorCode::kUsage, "--format gbench takes one run file (Google Benchmark's layout holds one run)");
+  }
+  if (raw.chart != "busbw" && raw.chart != "time") {
+    return Status::error(ErrorCode::kUsage, "--chart: unknown chart '" + raw.chart + "' (busbw, time)");
+  }
+  o.time_chart = raw.chart == "time";
+  COLLBENCH_ASSIGN_OR_RETURN(o.ranking.flag_below, parse_fraction("--flag-below", raw.flag_below));
+  for (const auto& [flag, path] : {std::pair{"-o/--output", &raw.output}, std::pair{"--svg", &raw.svg},
+                                   std::pair{"--csv", &raw.csv}}) {
+    if (!path->empty()) COLLBENCH_RETURN_IF_ERROR(check_not_an_input(flag, *path, raw.files));
+  }
+  return o;
+}
+
+Status write(const std::string& path, const std::string& text, const Outputs& o, std::ostream& out) {
+  COLLBENCH_RETURN_IF_ERROR(report::write_file_atomically(path, text));
+  if (o.announce) out << "# wrote " << path << "\n";
+  return ok_status();
+}
+
+std::string figures_text(const std::vector<report::ReportRun>& runs) {
+  std::vector<std::pair<std::string, report::SeriesFigures>> all;
+  std::vector<report::SeriesFigures> figures;
+  for (const auto& run : runs) {
+    for (auto& f : report::summary_figures(run.document, {report::bottleneck_link_gbps(run)})) {
+      figures.push_back(f);
+      all.emplace_back(run.label, std::move(f));
+    }
+  }
+  const bool with_link = report::any_percent_of_link(figures);
+  std::vector<std::string> header = report::figures_header(with_link);
+  header.insert(header.begin(), "run");
+  report::TableRows rows = {header};
+  for (const auto& [label, f] : all) {
+    std::vector<std::string> cells = report::figures_cells(f, with_link);
+    cells.insert(cells.begin(), label);
+    rows.push_back(std::move(cells));
+  }
+  return report::render_text_table(rows);
+}
+
+Status print_summary(const std::vector<report::ReportRun>& runs, const Outputs& o, std::ostream& out) {
+  out << "Summary figures (busbw in GB/s; ~ interpolated; see docs/reports.md)\n" << figures_text(runs);
+  const report::Ranking ranking = report::rank_runs(runs, o.ranking);
+  if (runs.size() > 1 || !ranking.stragglers.empty()) out << "\n" << report::format_ranking(ranking, report::TextFormat::kText);
+  out.flush();
+  if (!out) return Status::error(ErrorCode::kIo, "could not write to standard output");
+  return ok_status();
+}
+
+Status write_svg(const RawReportFlags& raw, const Outputs& o, const std::vector<report::ReportRun>& runs,
+                 std::ostream& out) {
+  const auto charts = report::run_charts(runs);
+  const report::ChartSpec& spec = o.time_chart ? charts.front().time : charts.front().busbw;
+  return write(raw.svg, report::render_svg_chart(spec, true), o, out);
+}
+
+}  // namespace
+
+void add_report_flags(CLI::App& app, RawReportFlags& raw) {
+  app.add_option("file", raw.files, "Run files written by collbench run -J (one per run or node)")->required();
+  app.add_option("-o,--output", raw.output, "Write the report here: HTML, or Google Benchmark JSON with --format gbench "
+                                            "(an existing file is replaced)");
+  app.add_option("--format", raw.format, "html, or gbench (Google Benchmark's JSON; one run)")->capture_default_str();
+  app.add_option("--svg", raw.svg, "Also write one chart as a standalone SVG file (see --chart)");
+  app.add_option("--chart", raw.chart, "The chart --svg writes: busbw or time, of the first collective")
+      ->capture_default_str();
+  app.add_option("--csv", raw.csv, "Also write every result row as CSV (RFC 4180)");
+  app.add_option("--title", raw.title, "Title of the HTML page")->capture_default_str();
+  app.add_option("--flag-below", raw.flag_below, "Node comparison: flag runs this far below the median")
+      ->capture_default_str();
+}
+
+Status report_command(const RawReportFlags& raw, const std::string& generator, std::ostream& out) {
+  COLLBENCH_ASSIGN_OR_RETURN(const Outputs o, resolve(raw));
+  COLLBENCH_ASSIGN_OR_RETURN(const std::vector<report::ReportRun> runs, load_runs(raw.files));
+  if (o.gbench) {
+    const std::string text = report::gbench_json_text(runs.front().document);
+    if (raw.output.empty()) {
+      out << text << std::flush;
+    } else {
+      COLLBENCH_RETURN_IF_ERROR(write(raw.output, text, o, out));
+    }
+  } else if (!raw.output.empty()) {
+    const report::HtmlOptions options{raw.title, o.ranking, generator};
+    COLLBENCH_RETURN_IF_ERROR(write(raw.output, report::render_html_report(runs, options), o, out));
+  }
+  if (!raw.svg.empty()) COLLBENCH_RETURN_IF_ERROR(write_svg(raw, o, runs, out));
+  if (!raw.csv.empty()) COLLBENCH_RETURN_IF_ERROR(write(raw.csv, report::runs_csv(runs), o, out));
+  if (raw.output.empty() && raw.svg.empty() && raw.csv.empty() && !o.gbench) return print_summary(runs, o, out);
+  return ok_status();
+}
+
+}  // namespace collbench::cli

@@ -1,0 +1,19 @@
+// JSON for the values that several report outputs share (compare, ranking). Internal to
+// report/, like json_internal.hpp.
+#pragma once
+
+#include "report/json_internal.hpp"
+#include "report/series.hpp"
+#include "report/summary_figures.hpp"
+
+namespace collbench::report {
+
+// A finite number, else "nan" / "inf" / "-inf" (the run document's convention).
+Json json_real(double value);
+// {"collective", "dtype", "op", "root"}
+Json group_json(const GroupKey& key);
+// group_json plus "placement".
+Json series_key_json(const SeriesKey& key);
+Json figures_json(const SeriesFigures& figures);
+
+}  // namespace collbench::report

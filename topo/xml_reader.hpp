@@ -1,0 +1,43 @@
+// A small, bounded XML reader for topology files (NCCL's <system>, hwloc's <topology>).
+// It handles elements, attributes, text, comments, processing instructions, a DOCTYPE and CDATA,
+// and the predefined and numeric entities. It does not validate against a DTD, expand custom
+// entities or handle namespaces: topology files use none of that.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "common/status.hpp"
+
+namespace collbench::topo {
+
+struct XmlElement {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> attributes;
+  std::vector<XmlElement> children;
+  std::string text;  // character data directly inside, concatenated
+  int line = 0;      // where the start tag begins, 1-based
+
+  // nullptr when absent.
+  const std::string* attribute(std::string_view key) const;
+  std::string attribute_or(std::string_view key, std::string_view fallback) const;
+};
+
+struct XmlLimits {
+  std::size_t max_bytes = 64u << 20;
+  std::size_t max_depth = 128;
+  std::size_t max_elements = 1u << 20;
+};
+
+// The document's root element. Errors are kUsage with "line N: ..." so that a user can find
+// the spot in the file.
+Result<XmlElement> parse_xml(std::string_view text, const XmlLimits& limits = {});
+
+// The root element's name and attributes only, without reading the rest: enough to tell the
+// formats apart before choosing a parser. Same errors as parse_xml for the prolog.
+Result<XmlElement> peek_xml_root(std::string_view text);
+
+}  // namespace collbench::topo
