@@ -1,6 +1,6 @@
 // How ranks find each other and exchange small control messages, kept apart from the
 // collective backend that moves the measured data. Implementations: single process, MPI,
-// and (launch issue) an environment rendezvous over TCP.
+// and an environment rendezvous over TCP (tcp/env_bootstrap.hpp).
 #pragma once
 
 #include <cstddef>
