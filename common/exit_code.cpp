@@ -11,7 +11,7 @@ constexpr std::array kDocs = {
     ExitCodeDoc{ExitCode::kInternal, "internal error (a bug in collbench)"},
     ExitCodeDoc{ExitCode::kUsage, "bad usage: invalid flag, value or input file; nothing was written"},
     ExitCodeDoc{ExitCode::kComm, "communication library error (MPI, NCCL or CUDA)"},
-    ExitCodeDoc{ExitCode::kTimeout, "timeout: a collective, barrier or rendezvous did not finish within -T"},
+    ExitCodeDoc{ExitCode::kTimeout, "timeout: a collective, barrier or rendezvous did not finish within -T, or a rank left the job mid-way"},
     ExitCodeDoc{ExitCode::kUnsupported, "not supported by this build or machine"},
     ExitCodeDoc{ExitCode::kInterrupted, "interrupted by SIGINT/SIGTERM; finished results were written"},
     ExitCodeDoc{ExitCode::kWrongData, "wrong data: at least one element of one rank's result was wrong"},

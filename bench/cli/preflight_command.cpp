@@ -58,6 +58,9 @@ void add_preflight_flags(CLI::App& app, RawPreflightFlags& raw) {
   app.add_option("-J,--output_file", raw.output_file, "Write the report as JSON here (never overwritten without --force)");
   app.add_flag("--force", raw.force, "Overwrite an existing -J file");
   app.add_option("--fault", raw.fault, "TEST ONLY: corrupt-rank=R makes rank R receive a wrong value");
+  app.add_option("--stagger-ms", raw.stagger_ms,
+                 "Environment rendezvous: spread the ranks' connects over this many milliseconds (thousands of ranks)")
+      ->capture_default_str();
 }
 
 Result<PreflightCommand> resolve_preflight_flags(const RawPreflightFlags& raw) {
@@ -66,6 +69,7 @@ Result<PreflightCommand> resolve_preflight_flags(const RawPreflightFlags& raw) {
   COLLBENCH_ASSIGN_OR_RETURN(cmd.session.timeout_s, parse_timeout(raw.timeout));
   cmd.session.bootstrap = raw.bootstrap;
   cmd.session.backend = raw.backend;
+  COLLBENCH_ASSIGN_OR_RETURN(cmd.session.stagger_ms, parse_stagger(raw.stagger_ms));
   cmd.output_file = raw.output_file;
   cmd.force = raw.force;
   if (!raw.fault.empty()) {

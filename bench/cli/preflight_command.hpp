@@ -22,6 +22,7 @@ struct RawPreflightFlags {
   std::string output_file;
   bool force = false;
   std::string fault;
+  std::string stagger_ms = "0";
 };
 
 struct PreflightCommand {

@@ -150,7 +150,7 @@ void keep_large_allocations() {
 CommandResult run_command(const RunCommand& cmd, const std::vector<std::string>& argv, SignalStop& signals) {
   if (cmd.malloc_keep) keep_large_allocations();
   CommandResult result = CommandResult::from_launcher(topo::host_name());
-  auto session = Session::open({cmd.bootstrap, cmd.backend, cmd.timeout_s});
+  auto session = Session::open({cmd.bootstrap, cmd.backend, cmd.timeout_s, cmd.stagger_ms});
   if (!session.ok()) return result.with(session.status(), true);
   Session& s = **session;
   bootstrap::Bootstrap& b = s.boot();

@@ -166,6 +166,11 @@ Result<double> parse_timeout(const std::string& text) {
   return *t;
 }
 
+Result<std::uint32_t> parse_stagger(const std::string& text) {
+  COLLBENCH_ASSIGN_OR_RETURN(const auto ms, ranged("--stagger-ms", text, 0, 3600 * 1000));
+  return static_cast<std::uint32_t>(ms);
+}
+
 Result<engine::FaultPlan> parse_fault(std::string_view spec) {
   engine::FaultPlan plan;
   const auto bad = [&](std::string_view why) {
@@ -246,6 +251,10 @@ void add_run_flags(CLI::App& app, RawRunFlags& raw, bool with_positional) {
                  "Collective backend: auto, mpi, or bootstrap (collectives through the bootstrap: a "
                  "correctness reference, not a bandwidth measurement)")->capture_default_str()->type_name("NAME");
   app.add_flag("--no-progress", raw.no_progress, "Never show the progress line on stderr");
+  app.add_option("--stagger-ms", raw.stagger_ms,
+                 "Environment rendezvous: spread the ranks' connects over this many milliseconds (thousands of ranks)")
+      ->capture_default_str()
+      ->type_name("MS");
   app.add_flag("--bind", raw.bind,
                "Pin each rank to the CPUs local to its GPU (on host memory: to NUMA node local_rank mod nodes), "
                "before any buffer is allocated");
@@ -290,6 +299,7 @@ Result<RunCommand> resolve_run_flags(const RawRunFlags& raw) {
   cmd.progress = !raw.no_progress;
   cmd.bind = raw.bind;
   cmd.malloc_keep = raw.malloc_keep;
+  COLLBENCH_ASSIGN_OR_RETURN(cmd.stagger_ms, parse_stagger(raw.stagger_ms));
   cmd.topology = !raw.no_topology;
   return cmd;
 }

@@ -2,6 +2,7 @@
 // immutable options the engine and the wiring code consume.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,7 @@ struct RawRunFlags {
   bool bind = false;
   bool no_topology = false;
   bool malloc_keep = false;
+  std::string stagger_ms = "0";
   // nccl-tests' own size stepping: -f 1 (or no -f) steps by -i bytes, 1M by default.
   bool nccl_tests_stepping = false;
 };
@@ -73,6 +75,7 @@ struct RunCommand {
   bool bind = false;      // pin each rank to the CPUs next to its device
   bool topology = true;   // discover each host's topology and record it
   bool malloc_keep = false;  // keep large allocations in the heap instead of mapping them afresh
+  std::uint32_t stagger_ms = 0;
 };
 
 // `with_positional`: whether collectives may be named on the command line (not for the
@@ -84,6 +87,8 @@ Result<RunCommand> resolve_run_flags(const RawRunFlags& raw);
 Status check_session_choices(const std::string& bootstrap, const std::string& backend);
 // -T/--timeout: seconds, 0 for none.
 Result<double> parse_timeout(const std::string& text);
+// --stagger-ms: milliseconds, at most an hour.
+Result<std::uint32_t> parse_stagger(const std::string& text);
 
 // "corrupt-rank=1,index=0" and friends; see `collbench run --help`.
 Result<engine::FaultPlan> parse_fault(std::string_view spec);

@@ -30,6 +30,7 @@ Result<std::unique_ptr<Session>> Session::open(const SessionChoices& choices) {
   std::unique_ptr<Session> s(new Session());
   s->env_ = read_launch_env();
   s->host_ = topo::host_name();
+  s->wiring_.set_rendezvous(choices.timeout_s > 0 ? choices.timeout_s : kDefaultRendezvousTimeoutS, choices.stagger_ms);
   auto start = std::chrono::steady_clock::now();
   COLLBENCH_ASSIGN_OR_RETURN(s->boot_, s->wiring_.make_bootstrap(choices.bootstrap, s->env_));
   s->bootstrap_ms_ = ms_since(start);

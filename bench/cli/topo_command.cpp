@@ -12,6 +12,7 @@
 
 #include "bench/cli/host_topology.hpp"
 #include "bench/cli/launch_env.hpp"
+#include "bench/cli/session.hpp"
 #include "bench/cli/wiring.hpp"
 #include "report/atomic_file.hpp"
 #include "topo/analysis.hpp"
@@ -137,6 +138,7 @@ CommandResult topo_command(const TopoCommand& cmd) {
     return result;
   }
   Wiring wiring;
+  wiring.set_rendezvous(kDefaultRendezvousTimeoutS, 0);
   auto boot = wiring.make_bootstrap(cmd.bootstrap, read_launch_env());
   if (!boot.ok()) return result.with(boot.status(), true);
   result.rank = (*boot)->rank();

@@ -2,6 +2,7 @@
 
 #include "bench/backend/bootstrap_backend.hpp"
 #include "bench/bootstrap/single.hpp"
+#include "bench/bootstrap/tcp/env_bootstrap.hpp"
 #include "collbench_features.hpp"
 #include "topo/host_info.hpp"
 
@@ -41,13 +42,15 @@ Status check_not_alone(const LaunchEnv& env) {
   }
   if (env.slurm_size && *env.slurm_size > 1) {
     return launch_error("started by srun with SLURM_NTASKS=" + std::to_string(*env.slurm_size) +
-                        " but no MPI process manager is visible; use srun --mpi=pmix (or pmi2)");
-  }
-  if (env.torch_size && *env.torch_size > 1) {
-    return launch_error("WORLD_SIZE=" + std::to_string(*env.torch_size) +
-                        " asks for an environment rendezvous, which this build does not offer yet; launch with mpirun");
+                        " but no MPI process manager is visible: use srun --mpi=pmix (or pmi2), or export "
+                        "MASTER_ADDR and MASTER_PORT for the environment rendezvous");
   }
   return ok_status();
+}
+
+// torchrun's variables, or Slurm's with a rendezvous address: ranks meet over TCP.
+bool wants_environment_rendezvous(const LaunchEnv& env) {
+  return env.torch_size.has_value() || (env.slurm_size && *env.slurm_size > 1 && env.has_master_addr);
 }
 
 }  // namespace
@@ -66,6 +69,11 @@ Result<std::unique_ptr<bootstrap::Bootstrap>> Wiring::make_bootstrap(std::string
 #else
     if (choice == "mpi") return Status::error(ErrorCode::kUnsupported, "--bootstrap mpi: this build has no MPI");
 #endif
+  }
+  if (choice == "env" || (choice == "auto" && wants_environment_rendezvous(env))) {
+    COLLBENCH_ASSIGN_OR_RETURN(const auto config,
+                               bootstrap::env_config_from_environment(rendezvous_timeout_s_, stagger_ms_));
+    return bootstrap::make_env_bootstrap(config);
   }
   if (choice == "auto") COLLBENCH_RETURN_IF_ERROR(check_not_alone(env));
   return std::unique_ptr<bootstrap::Bootstrap>(std::make_unique<bootstrap::SingleBootstrap>());
@@ -98,7 +106,7 @@ Result<std::unique_ptr<backend::Backend>> Wiring::make_backend(std::string_view 
 }
 
 std::string compiled_features() {
-  std::string out = "bootstraps: single";
+  std::string out = "bootstraps: single, env";
   if (COLLBENCH_HAVE_MPI) out += ", mpi";
   out += "; backends:";
   if (COLLBENCH_HAVE_MPI) out += " mpi,";

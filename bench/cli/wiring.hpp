@@ -2,6 +2,7 @@
 // which libraries this build has (COLLBENCH_HAVE_*) and which launcher started the process.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -19,7 +20,13 @@ class Wiring {
   Wiring(const Wiring&) = delete;
   Wiring& operator=(const Wiring&) = delete;
 
-  // choice: "auto", "mpi" or "single".
+  // How long the environment rendezvous may take, and how far to spread connects (ms).
+  void set_rendezvous(double timeout_s, std::uint32_t stagger_ms) {
+    rendezvous_timeout_s_ = timeout_s;
+    stagger_ms_ = stagger_ms;
+  }
+
+  // choice: "auto", "mpi", "env" or "single".
   Result<std::unique_ptr<bootstrap::Bootstrap>> make_bootstrap(std::string_view choice, const LaunchEnv& env);
   // choice: "auto", "mpi" or "bootstrap". `note` receives a one-line explanation of an
   // automatic choice.
@@ -29,6 +36,8 @@ class Wiring {
  private:
   struct State;
   std::unique_ptr<State> state_;
+  double rendezvous_timeout_s_ = 30;
+  std::uint32_t stagger_ms_ = 0;
 };
 
 // Names of the bootstraps and backends compiled into this binary, for --help and version.

@@ -53,6 +53,15 @@ double combine(const std::vector<double>& per_rank, Average mode) {
   return out;
 }
 
+// How a run that failed with `error` ended, for its report.
+report::RunStatus status_after(const Status& error) {
+  switch (error.code()) {
+    case ErrorCode::kTimeout: return report::RunStatus::kTimeout;
+    case ErrorCode::kInterrupted: return report::RunStatus::kInterrupted;
+    default: return report::RunStatus::kError;
+  }
+}
+
 // The largest peak resident set of any rank, in bytes (getrusage reports KiB on Linux).
 Result<std::uint64_t> largest_peak_memory(bootstrap::Bootstrap& boot) {
   rusage usage{};
@@ -160,23 +169,13 @@ Status Runner::finish(RunOutcome& outcome, report::RunStatus status, const Statu
   return reporter_.end(outcome.summary);
 }
 
-Result<RunOutcome> Runner::run(const SweepPlan& plan, const report::RunContext& context, std::stop_token stop) {
-  hosts_.clear();
-  for (const auto& r : context.ranks) hosts_.push_back(r.host);
-  context_ = &context;
-  // The reports exist before the buffers: a job killed while it allocates still leaves a
-  // valid (empty, "incomplete") result file.
-  COLLBENCH_RETURN_IF_ERROR(reporter_.begin(context));
-  RunOutcome outcome;
-  for (auto [buffer, bytes] : {std::pair{&send_, plan.send_buffer_bytes}, std::pair{&recv_, plan.recv_buffer_bytes}}) {
-    auto allocated = backend_.allocate(std::max<std::uint64_t>(bytes, 1));
-    if (!allocated.ok()) {
-      (void)finish(outcome, report::RunStatus::kError, allocated.status());
-      return allocated.status();
-    }
-    *buffer = std::move(allocated).value();
-  }
+Status Runner::allocate(const SweepPlan& plan) {
+  COLLBENCH_ASSIGN_OR_RETURN(send_, backend_.allocate(std::max<std::uint64_t>(plan.send_buffer_bytes, 1)));
+  COLLBENCH_ASSIGN_OR_RETURN(recv_, backend_.allocate(std::max<std::uint64_t>(plan.recv_buffer_bytes, 1)));
+  return ok_status();
+}
 
+Status Runner::sweep(const SweepPlan& plan, const std::stop_token& stop, RunOutcome& outcome) {
   ProgressModel progress(plan, options_.run_cycles);
   const auto start = std::chrono::steady_clock::now();
   for (std::uint64_t cycle = 0; options_.run_cycles == 0 || cycle < options_.run_cycles; ++cycle) {
@@ -184,15 +183,10 @@ Result<RunOutcome> Runner::run(const SweepPlan& plan, const report::RunContext& 
       WatchedStep between(watchdog_, "the exchange between rows");
       COLLBENCH_ASSIGN_OR_RETURN(const bool stopping, agree_to_stop(boot_, stop));
       if (stopping) {
-        COLLBENCH_RETURN_IF_ERROR(finish(outcome, report::RunStatus::kInterrupted, ok_status()));
         return Status::error(ErrorCode::kInterrupted, "interrupted after " + std::to_string(outcome.rows.size()) + " rows");
       }
-      auto rec = measure_row(row);
-      if (!rec.ok()) {
-        (void)finish(outcome, report::RunStatus::kError, rec.status());
-        return rec.status();
-      }
-      outcome.rows.push_back(std::move(rec).value());
+      COLLBENCH_ASSIGN_OR_RETURN(auto rec, measure_row(row));
+      outcome.rows.push_back(std::move(rec));
       COLLBENCH_RETURN_IF_ERROR(reporter_.row(outcome.rows.back()));
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       reporter_.progress(progress.after_row(outcome.rows.back().collective, row.requested_bytes, elapsed));
@@ -203,6 +197,26 @@ Result<RunOutcome> Runner::run(const SweepPlan& plan, const report::RunContext& 
     }
   }
   COLLBENCH_ASSIGN_OR_RETURN(max_rss_bytes_, largest_peak_memory(boot_));
+  return ok_status();
+}
+
+Result<RunOutcome> Runner::run(const SweepPlan& plan, const report::RunContext& context, std::stop_token stop) {
+  hosts_.clear();
+  for (const auto& r : context.ranks) hosts_.push_back(r.host);
+  context_ = &context;
+  // The reports exist before the buffers: a job killed while it allocates still leaves a
+  // valid (empty, "incomplete") result file.
+  COLLBENCH_RETURN_IF_ERROR(reporter_.begin(context));
+  RunOutcome outcome;
+  Status status = allocate(plan);
+  if (status.ok()) status = sweep(plan, stop, outcome);
+  // Whatever ended the sweep, the reports learn how it ended and keep the finished rows.
+  if (!status.ok()) {
+    const report::RunStatus how = status.code() == ErrorCode::kInterrupted ? report::RunStatus::kInterrupted
+                                                                            : status_after(status);
+    (void)finish(outcome, how, status.code() == ErrorCode::kInterrupted ? ok_status() : status);
+    return status;
+  }
   COLLBENCH_RETURN_IF_ERROR(finish(outcome, report::RunStatus::kOk, ok_status()));
   return outcome;
 }

@@ -35,6 +35,9 @@ class Runner {
   Result<RunOutcome> run(const SweepPlan& plan, const report::RunContext& context, std::stop_token stop);
 
  private:
+  Status allocate(const SweepPlan& plan);
+  // Every row of every cycle; stops at the first error (kInterrupted on a stop request).
+  Status sweep(const SweepPlan& plan, const std::stop_token& stop, RunOutcome& outcome);
   Result<report::SizeRecord> measure_row(const RowPlan& row);
   Result<report::Measurement> measure_placement(const RowPlan& row, report::Placement placement);
   Status finish(RunOutcome& outcome, report::RunStatus status, const Status& error);

@@ -240,7 +240,7 @@ class EnvBootstrap final : public Bootstrap {
     tcp::OwnedFrame frame;
     COLLBENCH_ASSIGN_OR_RETURN(const auto got, tcp::await_frame(links_.root, deadline, tcp::kMaxPayload, frame));
     if (got == tcp::Awaited::kClosed) {
-      return Status::error(ErrorCode::kComm, root + " closed the connection during " + what + ": it exited or crashed");
+      return Status::error(ErrorCode::kTimeout, root + " closed the connection during " + what + ": it exited or crashed");
     }
     if (got == tcp::Awaited::kTimeout) {
       return Status::error(ErrorCode::kTimeout, root + " did not complete " + what + " within " +

@@ -24,8 +24,9 @@ Status abort_status(const Peer& peer, const OwnedFrame& frame, const std::string
                                                 ") during " + what);
 }
 
+// A rank that left cannot finish the exchange: the same outcome as one that never answers.
 Status closed_status(const Peer& peer, const std::string& what) {
-  return Status::error(ErrorCode::kComm,
+  return Status::error(ErrorCode::kTimeout,
                        peer_name(peer) + " closed its connection during " + what + ": it exited or crashed");
 }
 

@@ -1,6 +1,7 @@
 #include "report/run_json.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
@@ -38,7 +39,7 @@ TEST(RunJson, MatchesGoldenFile) {
   golden << in.rdbuf();
   const std::string actual = to_json_text(sample_document());
   if (actual != golden.str()) {
-    const auto dump = std::filesystem::temp_directory_path() / "run_sample.actual.json";
+    const auto dump = std::filesystem::temp_directory_path() / ("run_sample.actual." + std::to_string(getpid()) + ".json");
     std::ofstream(dump, std::ios::binary) << actual;
     ADD_FAILURE() << "output differs from " << golden_path << "; actual output written to " << dump.string();
   }

@@ -1,6 +1,7 @@
 #include "report/table_reporter.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -95,7 +96,7 @@ TEST(TableReporter, WholeOutputMatchesGoldenFile) {
   const std::string actual = render(sample_document());
   const std::string golden = read_file(golden_path);
   if (actual != golden) {
-    const auto dump = std::filesystem::temp_directory_path() / "table_sample.actual.txt";
+    const auto dump = std::filesystem::temp_directory_path() / ("table_sample.actual." + std::to_string(getpid()) + ".txt");
     std::ofstream(dump, std::ios::binary) << actual;
     ADD_FAILURE() << "output differs from " << golden_path << "; actual output written to " << dump.string();
   }
