@@ -8,6 +8,15 @@
 
 #include "bench/check/codec.hpp"
 
+// The hot loops are built twice, for AVX2 and for the x86-64 baseline, and the loader picks
+// the version the CPU runs (GNU ifunc): AVX2 has the 32-bit vector multiply the pattern's mix
+// needs. Elsewhere (other compilers, other CPUs) there is one baseline version.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#define COLLBENCH_HOST_CLONES [[gnu::target_clones("arch=x86-64-v4", "avx2", "default")]]
+#else
+#define COLLBENCH_HOST_CLONES
+#endif
+
 namespace collbench::check {
 namespace {
 
@@ -45,7 +54,7 @@ StorageOf<T> average(std::uint64_t sum, int nranks) {
 // char-typed output may alias anything else), and consecutive words cost one add, so it
 // vectorises.
 template <DataType T, typename F>
-void write_run(StorageOf<T>* out, std::uint64_t len, std::uint32_t w, std::uint32_t step, int shift, F value) {
+COLLBENCH_HOST_CLONES void write_run(StorageOf<T>* out, std::uint64_t len, std::uint32_t w, std::uint32_t step, int shift, F value) {
   for (std::uint64_t t = 0; t < len; ++t) {
     out[t] = encode<T>(value(static_cast<ValueOf<T>>(mix_word(w) >> shift)));
     w += step;
@@ -202,7 +211,7 @@ void compare_chunk(const StorageOf<T>* got, const StorageOf<T>* want, std::uint6
 
 // Whether two chunks hold the same bits: one OR of XORs, which vectorises for every width.
 template <typename S>
-bool same_chunk(const S* got, const S* want, std::uint64_t len) {
+COLLBENCH_HOST_CLONES bool same_chunk(const S* got, const S* want, std::uint64_t len) {
   using Bits = std::conditional_t<sizeof(S) == 1, std::uint8_t,
                std::conditional_t<sizeof(S) == 2, std::uint16_t,
                std::conditional_t<sizeof(S) == 4, std::uint32_t, std::uint64_t>>>;
