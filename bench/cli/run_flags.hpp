@@ -25,7 +25,7 @@ struct RawRunFlags {
   std::string step_bytes;
   std::string iterations;  // empty: precision-driven (collbench run); "20" for the drop-ins
   std::string min_time = "0.05";
-  std::string max_time = "1";
+  std::string max_time = "0.5";
   std::string target_spread = "2%";
   std::string max_iterations = "100000";
   std::string warmup = "1";

@@ -32,7 +32,7 @@ enum class Average : int { kRank0 = 0, kMean = 1, kMin = 2, kMax = 3 };
 // batches until the median per-iteration time is known well enough.
 struct Precision {
   double min_time_s = 0.05;     // measure each size and placement at least this long...
-  double max_time_s = 1.0;      // ...and at most this long (the spread target may not be met)
+  double max_time_s = 0.5;      // ...and at most this long (the spread target may not be met)
   double target_spread = 0.02;  // stop when the 95% confidence interval of the median is within +-2%
   std::uint64_t min_iterations = 10;
   std::uint64_t max_iterations = 100000;
