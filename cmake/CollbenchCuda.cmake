@@ -1,17 +1,47 @@
-# Optional CUDA + NCCL detection. Sets COLLBENCH_HAVE_NCCL and defines NCCL::nccl.
+# Optional CUDA + NCCL for the NCCL backend and its fill/verify kernels. Sets
+# COLLBENCH_HAVE_NCCL. The CUDA language is enabled only when the toolkit, nvcc and NCCL are
+# all found, so a machine without them configures and builds everything else unchanged.
 include(CheckLanguage)
+
+set(COLLBENCH_NCCL_MIN_VERSION 2.12)
 find_package(CUDAToolkit QUIET)
 find_package(NCCL QUIET)
-if(CUDAToolkit_FOUND AND NCCL_FOUND)
-  check_language(CUDA)
+
+set(_collbench_cuda_missing "")
+if(NOT CUDAToolkit_FOUND)
+  list(APPEND _collbench_cuda_missing "the CUDA toolkit")
 endif()
-if(CUDAToolkit_FOUND AND NCCL_FOUND AND CMAKE_CUDA_COMPILER)
+if(NOT NCCL_FOUND)
+  list(APPEND _collbench_cuda_missing "NCCL (set NCCL_ROOT)")
+elseif(NCCL_VERSION VERSION_LESS COLLBENCH_NCCL_MIN_VERSION)
+  list(APPEND _collbench_cuda_missing "NCCL >= ${COLLBENCH_NCCL_MIN_VERSION} (found ${NCCL_VERSION})")
+endif()
+if(NOT _collbench_cuda_missing)
+  # nvcc hands host code to the same compiler as the rest of the project (one C++ ABI).
+  if(NOT DEFINED CMAKE_CUDA_HOST_COMPILER)
+    set(CMAKE_CUDA_HOST_COMPILER "${CMAKE_CXX_COMPILER}" CACHE FILEPATH "Host compiler of nvcc")
+  endif()
+  check_language(CUDA)
+  if(NOT CMAKE_CUDA_COMPILER)
+    list(APPEND _collbench_cuda_missing "nvcc")
+  endif()
+endif()
+
+if(NOT _collbench_cuda_missing)
   if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
     set(CMAKE_CUDA_ARCHITECTURES ${COLLBENCH_CUDA_ARCHITECTURES})
   endif()
   enable_language(CUDA)
+  set(CMAKE_CUDA_STANDARD 20)
+  set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+  set(CMAKE_CUDA_EXTENSIONS OFF)
   set(COLLBENCH_HAVE_NCCL ON)
+  message(STATUS "NCCL backend: NCCL ${NCCL_VERSION}, CUDA ${CUDAToolkit_VERSION}, "
+                 "kernels for sm ${COLLBENCH_CUDA_ARCHITECTURES}")
 elseif(COLLBENCH_WITH_NCCL STREQUAL "ON")
-  message(FATAL_ERROR "COLLBENCH_WITH_NCCL=ON but the CUDA toolkit (${CUDAToolkit_FOUND}), "
-                      "nvcc (${CMAKE_CUDA_COMPILER}) or NCCL (${NCCL_FOUND}) was not found")
+  list(JOIN _collbench_cuda_missing ", " _missing)
+  message(FATAL_ERROR "COLLBENCH_WITH_NCCL=ON but this machine lacks: ${_missing}")
+else()
+  list(JOIN _collbench_cuda_missing ", " _missing)
+  message(STATUS "NCCL backend disabled (missing: ${_missing})")
 endif()

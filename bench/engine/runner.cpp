@@ -79,15 +79,15 @@ Result<report::Measurement> Runner::measure_placement(const RowPlan& row, Placem
   COLLBENCH_RETURN_IF_ERROR(backend_.fill_input(buf.send, row.counts.send, spec, rank));
   {
     WatchedStep step(watchdog_, what + ": warm-up", options_.warmup_iterations);
-    COLLBENCH_RETURN_IF_ERROR(warm_up(backend_, call, options_.warmup_iterations));
+    COLLBENCH_RETURN_IF_ERROR(warm_up(backend_, call, options_));
   }
   LoopTimes loop;
   {
+    const std::uint64_t operations =
+        options_.iterations * options_.aggregation * std::max<std::uint64_t>(1, options_.graph_launches);
     WatchedStep step(watchdog_, what + ": timed loop of " + std::to_string(options_.iterations) + " iterations",
-                     options_.iterations + 1);
-    COLLBENCH_RETURN_IF_ERROR(
-        time_loop(backend_, boot_, call, options_.iterations, options_.blocking, options_.fault, row.requested_bytes,
-                  watchdog_, loop));
+                     operations + 1);
+    COLLBENCH_RETURN_IF_ERROR(time_loop(backend_, boot_, call, options_, row.requested_bytes, watchdog_, loop));
   }
   WatchedStep exchange(watchdog_, what + ": exchange of timings and checks", 3 + options_.check_iterations * 3);
 
@@ -96,7 +96,7 @@ Result<report::Measurement> Runner::measure_placement(const RowPlan& row, Placem
   m.placement = placement;
   m.iterations = options_.iterations;
   std::vector<double> per_rank(static_cast<std::size_t>(boot_.size()));
-  const double mine = loop.elapsed_us / static_cast<double>(options_.iterations);
+  const double mine = loop.elapsed_us / static_cast<double>(loop.operations);
   COLLBENCH_RETURN_IF_ERROR(boot_.allgather(std::as_bytes(std::span(&mine, 1)), std::as_writable_bytes(std::span(per_rank))));
   COLLBENCH_RETURN_IF_ERROR(boot_.allreduce(loop.iteration_us, ReduceOp::kMax));
   m.time_us = combine(per_rank, options_.average);
@@ -118,6 +118,11 @@ Result<report::Measurement> Runner::measure_placement(const RowPlan& row, Placem
     m.mismatches = std::move(checked.mismatches);
   }
   return m;
+}
+
+Result<SweepPlan> Runner::plan() const {
+  COLLBENCH_RETURN_IF_ERROR(check_launch_modes(options_, backend_));
+  return plan_sweep(options_, boot_.size());
 }
 
 Result<report::SizeRecord> Runner::measure_row(const RowPlan& row) {
