@@ -22,7 +22,7 @@ Json real(double v) {
 Json rank_json(const RankInfo& r) {
   return {{"rank", r.rank},     {"host", r.host},     {"pid", r.pid},
           {"local_rank", r.local_rank}, {"device", r.device}, {"device_name", r.device_name},
-          {"pci_bus_id", r.pci_bus_id}};
+          {"pci_bus_id", r.pci_bus_id}, {"device_memory_bytes", r.device_memory_bytes}};
 }
 
 Json context_json(const RunContext& c) {
@@ -57,7 +57,11 @@ Json config_json(const RunConfig& c) {
           {"blocking", c.blocking},
           {"run_cycles", c.run_cycles},
           {"timeout_s", real(c.timeout_s)},
-          {"seed", c.seed}};
+          {"seed", c.seed},
+          {"gpus_per_process", c.gpus_per_process},
+          {"aggregation", c.aggregation},
+          {"graph_launches", c.graph_launches},
+          {"buffer_registration", c.buffer_registration}};
 }
 
 Json stats_json(const TimeStats& s) {
@@ -145,6 +149,7 @@ RankInfo rank_from(const Json& j) {
   r.device = j.at("device").get<std::string>();
   r.device_name = j.at("device_name").get<std::string>();
   r.pci_bus_id = j.at("pci_bus_id").get<std::string>();
+  r.device_memory_bytes = j.value("device_memory_bytes", std::uint64_t{0});  // absent before the NCCL backend
   return r;
 }
 
@@ -166,6 +171,11 @@ RunConfig config_from(const Json& j) {
   c.run_cycles = j.at("run_cycles").get<std::uint64_t>();
   c.timeout_s = real_from(j.at("timeout_s"));
   c.seed = j.at("seed").get<std::uint64_t>();
+  // Launch modes, absent in documents written before the NCCL backend.
+  c.gpus_per_process = j.contains("gpus_per_process") ? int_at(j, "gpus_per_process") : 1;
+  c.aggregation = j.value("aggregation", std::uint64_t{1});
+  c.graph_launches = j.value("graph_launches", std::uint64_t{0});
+  c.buffer_registration = j.contains("buffer_registration") ? int_at(j, "buffer_registration") : 0;
   return c;
 }
 

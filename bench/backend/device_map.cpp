@@ -64,8 +64,9 @@ Status check_device_claims(const std::vector<DeviceClaim>& claims) {
   if (!failed.empty()) {
     const auto& [message, group] = failed.front();
     const ErrorCode code = group.front()->error_code == ErrorCode::kOk ? ErrorCode::kComm : group.front()->error_code;
-    // A message that already names its rank (local rank too large) needs no prefix.
-    if (group.size() == 1 && message.starts_with("rank ")) return Status::error(code, message);
+    // A message that already names its rank (local rank too large), or the only rank of the
+    // job (the error line names it), needs no prefix.
+    if (claims.size() == 1 || (group.size() == 1 && message.starts_with("rank "))) return Status::error(code, message);
     return Status::error(code, who(group) + ": " + message);
   }
 

@@ -2,7 +2,11 @@
 
 #include <unistd.h>
 
+#include <atomic>
+#include <functional>
 #include <iostream>
+#include <optional>
+#include <thread>
 
 #include "bench/cli/launch_env.hpp"
 #include "bench/cli/output_path.hpp"
@@ -38,6 +42,8 @@ report::RunConfig config_of(const engine::RunOptions& o, double timeout_s) {
   c.run_cycles = o.run_cycles;
   c.timeout_s = timeout_s;
   c.seed = o.seed;
+  c.aggregation = o.aggregation;
+  c.graph_launches = o.graph_launches;
   return c;
 }
 
@@ -59,6 +65,8 @@ report::RunContext make_context(const RunCommand& cmd, const std::vector<std::st
   ctx.hosts = engine::distinct_hosts(ranks);
   ctx.ranks = std::move(ranks);
   ctx.config = config_of(cmd.run, cmd.timeout_s);
+  ctx.config.gpus_per_process = cmd.gpus_per_process;
+  ctx.config.buffer_registration = cmd.register_buffers;
   return ctx;
 }
 
@@ -95,11 +103,10 @@ class SaveOnSignal {
   SignalStop& signals_;
 };
 
-}  // namespace
-
-CommandResult run_command(const RunCommand& cmd, const std::vector<std::string>& argv, SignalStop& signals) {
+// One rank's sweep, on whichever thread runs that rank.
+CommandResult run_rank(const RunCommand& cmd, const std::vector<std::string>& argv, SignalStop& signals,
+                       Result<std::unique_ptr<Session>> session) {
   CommandResult result{ok_status(), read_launch_env().likely_rank(), topo::host_name(), true};
-  auto session = Session::open({cmd.bootstrap, cmd.backend, cmd.timeout_s});
   if (!session.ok()) return {session.status(), result.rank, result.host, true};
   Session& s = **session;
   bootstrap::Bootstrap& b = s.boot();
@@ -127,11 +134,58 @@ CommandResult run_command(const RunCommand& cmd, const std::vector<std::string>&
     if (!path->empty()) reporters.add(std::make_unique<report::JsonFileReporter>(*path));
     s.guard(&guarded);
   }
-  SaveOnSignal save(signals, guarded);
+  std::optional<SaveOnSignal> save;
+  if (b.rank() == 0) save.emplace(signals, guarded);  // the only rank with reports to save
   auto outcome = runner.run(*plan, ctx, signals.token());
   if (b.rank() == 0 && !path->empty()) std::cout << "# JSON result written to " << *path << "\n";
   if (!outcome.ok()) return {outcome.status(), result.rank, result.host, true};
   return {check_outcome(*outcome), result.rank, result.host, b.rank() == 0};
+}
+
+// The result this process reports for its ranks: the failure that came first (it woke the
+// others), unless that one stays quiet and another rank has something to print.
+CommandResult pick_result(const std::vector<CommandResult>& results, int first_failure) {
+  if (first_failure < 0) return results.front();
+  const CommandResult& root = results[static_cast<std::size_t>(first_failure)];
+  if (root.printable) return root;
+  for (const auto& r : results) {
+    if (!r.status.ok() && r.printable) return r;
+  }
+  return root;
+}
+
+// -g N: N ranks on N threads; this thread runs rank 0 of the process (the only one that
+// talks to the process-level bootstrap, as MPI may require).
+CommandResult run_threads(ThreadedSessions& group,
+                          const std::function<CommandResult(Result<std::unique_ptr<Session>>)>& body) {
+  std::vector<CommandResult> results(static_cast<std::size_t>(group.threads()));
+  std::atomic<int> first_failure{-1};
+  const auto run_one = [&](int t) {
+    CommandResult& r = results[static_cast<std::size_t>(t)];
+    r = body(group.open_member(t));
+    if (r.status.ok()) return;
+    int none = -1;
+    first_failure.compare_exchange_strong(none, t);
+    group.abandon(r.status);
+  };
+  {
+    std::vector<std::jthread> others;
+    for (int t = 1; t < group.threads(); ++t) others.emplace_back(run_one, t);
+    run_one(0);
+  }
+  return pick_result(results, first_failure.load());
+}
+
+}  // namespace
+
+CommandResult run_command(const RunCommand& cmd, const std::vector<std::string>& argv, SignalStop& signals) {
+  const SessionChoices choices{cmd.bootstrap, cmd.backend, cmd.timeout_s, cmd.register_buffers};
+  if (cmd.gpus_per_process == 1) return run_rank(cmd, argv, signals, Session::open(choices));
+  auto group = ThreadedSessions::open(choices, cmd.gpus_per_process);
+  if (!group.ok()) return {group.status(), read_launch_env().likely_rank(), topo::host_name(), true};
+  return run_threads(**group, [&](Result<std::unique_ptr<Session>> session) {
+    return run_rank(cmd, argv, signals, std::move(session));
+  });
 }
 
 }  // namespace collbench::cli

@@ -38,6 +38,7 @@ struct RawRunFlags {
   std::string gpus = "1";
   std::string agg_iters = "1";
   std::string graph = "0";
+  std::string register_buffers = "0";
   std::string fault;
   std::string bootstrap = "auto";
   std::string backend = "auto";
@@ -53,6 +54,8 @@ struct RunCommand {
   std::string bootstrap = "auto";
   std::string backend = "auto";
   bool progress = true;
+  int gpus_per_process = 1;      // -g: ranks per process, one thread (and GPU) each
+  int register_buffers = 0;      // -R
 };
 
 void add_run_flags(CLI::App& app, RawRunFlags& raw);

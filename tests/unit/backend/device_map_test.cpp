@@ -78,6 +78,12 @@ TEST(CheckDeviceClaims, ARankWithoutDriverFailsTheWholeJobWithItsMessage) {
   EXPECT_EQ(s.message(), "ranks 1, 2 on b, c: no CUDA device visible (driver error 35: insufficient driver)");
 }
 
+TEST(CheckDeviceClaims, TheOnlyRankOfAJobIsNotNamedTwice) {
+  const Status s = check_device_claims({broken(0, "a", ErrorCode::kComm, no_device_message(35, "insufficient driver"))});
+  EXPECT_EQ(s.code(), ErrorCode::kComm);
+  EXPECT_EQ(s.message(), "no CUDA device visible (driver error 35: insufficient driver)");
+}
+
 TEST(CheckDeviceClaims, LaunchErrorsKeepTheirCodeAndMessage) {
   const std::string message = choose_device(5, "b", 4, 2).status().message();
   std::vector<DeviceClaim> table = {gpu(0, "a", 0, "x"), broken(5, "b", ErrorCode::kLaunch, message)};
