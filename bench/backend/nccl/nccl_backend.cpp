@@ -80,8 +80,9 @@ class NcclBackend final : public Backend {
 
  private:
   Status check_registration() const;
+  Status agree_on_capabilities();
   Status create_communicator();
-  void create_premul_ops();
+  Status create_premul_ops();
   Result<ncclRedOp_t> reduction(const Call& call) const;
   Status launch_one(const Call& call);
   Status point_to_point(const Call& call, ncclDataType_t type);
@@ -94,6 +95,10 @@ class NcclBackend final : public Backend {
   SelectedDevice device_;
   std::string library_;
   int library_code_ = 0;
+  // The oldest NCCL library and GPU of the job: every rank runs or skips a row alike.
+  int job_library_code_ = 0;
+  int job_cc_major_ = 0;
+  int job_cc_minor_ = 0;
   cudaStream_t stream_ = nullptr;
   ncclComm_t comm_ = nullptr;
   bool comm_failed_ = false;
@@ -133,11 +138,24 @@ Status NcclBackend::init() {
   library_ = "NCCL " + nccl_version_text(library_code_) + " (headers " + nccl_header_version() + "), CUDA runtime " +
              cuda_version_text(runtime) + ", driver " + cuda_version_text(driver);
   COLLBENCH_RETURN_IF_ERROR(check_registration());
+  COLLBENCH_RETURN_IF_ERROR(agree_on_capabilities());
   COLLBENCH_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
   clock_.attach(stream_);
   checker_ = std::make_unique<DeviceChecker>(stream_, device_.sms);
   COLLBENCH_RETURN_IF_ERROR(create_communicator());
-  create_premul_ops();
+  return create_premul_ops();
+}
+
+// A job that mixes GPU generations or NCCL builds must still skip the same rows everywhere,
+// or the ranks that run a row would wait forever for those that skipped it.
+Status NcclBackend::agree_on_capabilities() {
+  std::array<double, 2> oldest = {static_cast<double>(device_.cc_major * 10 + device_.cc_minor),
+                                  static_cast<double>(library_code_)};
+  COLLBENCH_RETURN_IF_ERROR(boot_.allreduce(oldest, ReduceOp::kMin));
+  const int cc = static_cast<int>(oldest[0]);
+  job_cc_major_ = cc / 10;
+  job_cc_minor_ = cc % 10;
+  job_library_code_ = static_cast<int>(oldest[1]);
   return ok_status();
 }
 
@@ -170,13 +188,15 @@ Status NcclBackend::create_communicator() {
   return ok_status();
 }
 
-// Every rank creates the same ops in the same order, so their handles agree across ranks.
-void NcclBackend::create_premul_ops() {
+// Every rank creates the same ops in the same order (handles are numbered per
+// communicator), and a type counts as having premulsum only where every rank created it.
+Status NcclBackend::create_premul_ops() {
+  std::array<double, kTypes> created{};
   for (DataType type : all_data_types()) {
     std::string& error = premul_error_[slot(type)];
 #if NCCL_VERSION_CODE >= NCCL_VERSION(2, 11, 0)
-    if (auto why = type_unsupported(type, library_code_, device_.cc_major, device_.cc_minor)) {
-      error = *why;
+    if (!nccl_type(type) || job_library_code_ < NCCL_VERSION(2, 11, 0)) {
+      error = "premulsum on " + std::string(to_string(type)) + " needs NCCL >= 2.11 with that type";
       continue;
     }
     auto scalar = premul_scalar(type);
@@ -184,6 +204,7 @@ void NcclBackend::create_premul_ops() {
     const ncclResult_t rc = ncclRedOpCreatePreMulSum(&op, scalar.data(), *nccl_type(type), ncclScalarHostImmediate, comm_);
     if (rc == ncclSuccess) {
       premul_[slot(type)] = op;
+      created[slot(type)] = 1;
     } else {
       error = std::string("ncclRedOpCreatePreMulSum failed: ") + ncclGetErrorString(rc);
     }
@@ -191,13 +212,20 @@ void NcclBackend::create_premul_ops() {
     error = "premulsum needs NCCL >= 2.11";
 #endif
   }
+  COLLBENCH_RETURN_IF_ERROR(boot_.allreduce(created, ReduceOp::kMin));
+  for (DataType type : all_data_types()) {
+    if (created[slot(type)] == 0 && premul_error_[slot(type)].empty()) premul_error_[slot(type)] = "another rank could not create it";
+  }
+  return ok_status();
 }
 
 std::optional<std::string> NcclBackend::unsupported(Collective c, DataType type, ReduceOp op, int nranks) const {
-  if (auto why = type_unsupported(type, library_code_, device_.cc_major, device_.cc_minor)) return why;
+  if (auto why = type_unsupported(type, job_library_code_, job_cc_major_, job_cc_minor_)) return why;
   if (coll::traits(c).takes_op) {
-    if (auto why = op_unsupported(op, library_code_)) return why;
-    if (op == ReduceOp::kPreMulSum && !premul_[slot(type)]) return "premulsum on " + std::string(to_string(type)) + ": " + premul_error_[slot(type)];
+    if (auto why = op_unsupported(op, job_library_code_)) return why;
+    if (op == ReduceOp::kPreMulSum && !premul_error_[slot(type)].empty()) {
+      return "premulsum on " + std::string(to_string(type)) + ": " + premul_error_[slot(type)];
+    }
   }
   if (c == Collective::kHypercube && (nranks & (nranks - 1)) != 0) return "hypercube needs a power-of-two rank count";
   return std::nullopt;
