@@ -55,7 +55,9 @@ Status check_not_alone(const LaunchEnv& env) {
   return ok_status();
 }
 
+#if COLLBENCH_HAVE_MPI
 bool threaded(const bootstrap::Bootstrap& boot) { return boot.name().ends_with("threads"); }
+#endif
 
 #if COLLBENCH_HAVE_NCCL
 // Why the job cannot use NCCL (a rank sees no GPU), or "" when every rank sees one. All ranks

@@ -17,9 +17,11 @@ int occurrences(const std::string& text, const std::string& what) {
   return n;
 }
 
+// The --help footer lists what the build has: "Built with ...; backends: mpi, nccl, bootstrap; ...".
 bool built_with_nccl() {
   const Outcome o = run_process(collbench({"run", "--help"}), 60);
-  return o.out.find(" nccl,") != std::string::npos;
+  const auto at = o.out.find("backends:");
+  return at != std::string::npos && o.out.substr(at, o.out.find(';', at) - at).find("nccl") != std::string::npos;
 }
 
 TEST(ThreadRanks, ThreeRanksInOneProcessCheckEveryElementAndReportOnce) {
