@@ -3,26 +3,16 @@
 #include <string>
 
 namespace collbench::backend::nccl {
-namespace {
-
-// "ncclAllReduce(...)": the call without its arguments, which name locals of the caller.
-std::string call_name(const char* expr) {
-  std::string name(expr);
-  if (auto paren = name.find('('); paren != std::string::npos) name.resize(paren);
-  return name;
-}
-
-}  // namespace
 
 Status cuda_error(cudaError_t rc, const char* expr, std::source_location where) {
   return Status::error(ErrorCode::kComm,
-                       call_name(expr) + " failed: " + cudaGetErrorString(rc) + " (" + cudaGetErrorName(rc) + ", " +
+                       std::string(expr) + " failed: " + cudaGetErrorString(rc) + " (" + cudaGetErrorName(rc) + ", " +
                            std::to_string(static_cast<int>(rc)) + ")",
                        where);
 }
 
 Status nccl_error(ncclResult_t rc, const char* expr, std::source_location where) {
-  std::string message = call_name(expr) + " failed: " + ncclGetErrorString(rc);
+  std::string message = std::string(expr) + " failed: " + ncclGetErrorString(rc);
 #if NCCL_VERSION_CODE >= NCCL_VERSION(2, 13, 0)
   // The library's own explanation (which peer, which transport), when it left one.
   const char* last = ncclGetLastError(nullptr);
