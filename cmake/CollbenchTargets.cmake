@@ -23,13 +23,20 @@ function(collbench_strict target)
     # -Wnull-dereference is left out: GCC 12 raises it on std::vector::data() in correct code.
     # GCC 12 reports -Wrestrict inside libstdc++'s own std::string code at -O3 (GCC bug 105329).
     $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU>>:-Wno-restrict>)
+  # Device code (.cu, nvcc): the host compiler's usual warnings on the host side; nvcc's own
+  # diagnostics stay on.
+  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>)
   # Error locations read "bench/cli/app.cpp:42", not an absolute path of the build machine.
-  target_compile_options(${target} PRIVATE "-fmacro-prefix-map=${PROJECT_SOURCE_DIR}/=")
+  target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:CXX>:-fmacro-prefix-map=${PROJECT_SOURCE_DIR}/=>
+    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-fmacro-prefix-map=${PROJECT_SOURCE_DIR}/=>)
   if(COLLBENCH_WERROR)
-    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Werror>)
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Werror>
+                                             $<$<COMPILE_LANGUAGE:CUDA>:--Werror=all-warnings>)
   endif()
   if(COLLBENCH_SANITIZE)
-    target_compile_options(${target} PRIVATE -fsanitize=${COLLBENCH_SANITIZE} -fno-omit-frame-pointer)
+    target_compile_options(${target} PRIVATE
+      $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=${COLLBENCH_SANITIZE} -fno-omit-frame-pointer>)
     target_link_options(${target} PRIVATE -fsanitize=${COLLBENCH_SANITIZE})
   endif()
 endfunction()

@@ -79,6 +79,7 @@ struct RankInfo {
   std::string device;       // "cpu" or "cuda:N"
   std::string device_name;  // GPU name, or the CPU set for host memory
   std::string pci_bus_id;   // empty for host memory
+  std::uint64_t device_memory_bytes = 0;  // the GPU's memory; 0 for host memory
 };
 
 struct RunConfig {
@@ -99,6 +100,10 @@ struct RunConfig {
   double timeout_s = 0;
   std::uint64_t seed = 0;
   bool malloc_keep = false;  // --malloc-keep: large allocations reused instead of mapped afresh
+  int gpus_per_process = 1;          // nccl-tests -g: ranks (one GPU each) per process
+  std::uint64_t aggregation = 1;     // nccl-tests -m: operations per group
+  std::uint64_t graph_launches = 0;  // nccl-tests -G: replays of the captured iterations
+  int buffer_registration = 0;       // nccl-tests -R: 1 when buffers are registered with NCCL
 };
 
 struct RunContext {

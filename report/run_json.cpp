@@ -22,7 +22,7 @@ Json real(double v) {
 Json rank_json(const RankInfo& r) {
   return {{"rank", r.rank},     {"host", r.host},     {"pid", r.pid},
           {"local_rank", r.local_rank}, {"device", r.device}, {"device_name", r.device_name},
-          {"pci_bus_id", r.pci_bus_id}};
+          {"pci_bus_id", r.pci_bus_id}, {"device_memory_bytes", r.device_memory_bytes}};
 }
 
 Json context_json(const RunContext& c) {
@@ -65,7 +65,11 @@ Json config_json(const RunConfig& c) {
           {"run_cycles", c.run_cycles},
           {"timeout_s", real(c.timeout_s)},
           {"seed", c.seed},
-          {"malloc_keep", c.malloc_keep}};
+          {"malloc_keep", c.malloc_keep},
+          {"gpus_per_process", c.gpus_per_process},
+          {"aggregation", c.aggregation},
+          {"graph_launches", c.graph_launches},
+          {"buffer_registration", c.buffer_registration}};
 }
 
 Json stats_json(const TimeStats& s) {
@@ -163,6 +167,7 @@ RankInfo rank_from(const Json& j) {
   r.device = j.at("device").get<std::string>();
   r.device_name = j.at("device_name").get<std::string>();
   r.pci_bus_id = j.at("pci_bus_id").get<std::string>();
+  r.device_memory_bytes = j.value("device_memory_bytes", std::uint64_t{0});  // absent before the NCCL backend
   return r;
 }
 
@@ -185,6 +190,11 @@ RunConfig config_from(const Json& j) {
   c.timeout_s = real_from(j.at("timeout_s"));
   c.seed = j.at("seed").get<std::uint64_t>();
   if (const auto keep = j.find("malloc_keep"); keep != j.end()) c.malloc_keep = keep->get<bool>();
+  // Launch modes, absent in documents written before the NCCL backend.
+  c.gpus_per_process = j.contains("gpus_per_process") ? int_at(j, "gpus_per_process") : 1;
+  c.aggregation = j.value("aggregation", std::uint64_t{1});
+  c.graph_launches = j.value("graph_launches", std::uint64_t{0});
+  c.buffer_registration = j.contains("buffer_registration") ? int_at(j, "buffer_registration") : 0;
   return c;
 }
 

@@ -106,9 +106,11 @@ std::string bus_field(const RankInfo& rank) {
 std::string parameter_line(const RunConfig& c) {
   const std::string step = c.step_factor > 0 ? format_uint(c.step_factor) + "(factor)"
                                              : format_uint(c.step_bytes) + "(bytes)";
-  return "# nThread 1 nGpus 1 minBytes " + format_uint(c.min_bytes) + " maxBytes " + format_uint(c.max_bytes) +
-         " step: " + step + " warmup iters: " + format_uint(c.warmup_iterations) + " iters: " +
- (c.iterations == 0 ? std::string("auto") : format_uint(c.iterations)) + " agg iters: 1 validation: " + format_uint(c.check_iterations) + " graph: 0";
+  return "# nThread 1 nGpus " + format_int(c.gpus_per_process) + " minBytes " + format_uint(c.min_bytes) +
+         " maxBytes " + format_uint(c.max_bytes) + " step: " + step + " warmup iters: " +
+         format_uint(c.warmup_iterations) + " iters: " + (c.iterations == 0 ? std::string("auto") : format_uint(c.iterations)) +
+         " agg iters: " + format_uint(c.aggregation) + " validation: " + format_uint(c.check_iterations) +
+         " graph: " + format_uint(c.graph_launches);
 }
 
 std::string mismatch_line(const SizeRecord& record, const Measurement& m, const Mismatch& x) {

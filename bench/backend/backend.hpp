@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "bench/backend/buffer.hpp"
 #include "bench/check/host_check.hpp"
@@ -29,6 +30,7 @@ struct DeviceInfo {
   std::string name;            // GPU name or CPU set
   std::string pci_bus_id;      // empty for host memory
   int visible_devices = -1;    // GPUs this process can see; -1 for host memory
+  std::uint64_t memory_bytes = 0;  // the device's memory; 0 for host memory
 };
 
 // One collective call. In place, `send` and `recv` point into one buffer at nccl-tests'
@@ -55,6 +57,12 @@ class IterationClock {
   virtual Status read_us(std::span<double> out) = 0;
 };
 
+// Launch modes beyond one launch() per iteration (nccl-tests' -m and -G).
+struct LaunchFeatures {
+  bool groups = false;  // launch_group(): several operations submitted as one group
+  bool graphs = false;  // begin_capture() / end_capture() / replay()
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -78,6 +86,20 @@ class Backend {
   virtual Status launch(const Call& call) = 0;
   virtual Status synchronize() = 0;
   virtual IterationClock& clock() = 0;
+
+  virtual LaunchFeatures features() const { return {}; }
+  // Launches `count` operations of `call` as one group, which the library may merge.
+  virtual Status launch_group(const Call& /*call*/, std::uint64_t /*count*/) { return not_offered("grouped launches"); }
+  // Between begin_capture() and end_capture() launches are recorded, not run; replay() runs
+  // the recording once more and, like launch(), may return before it completes.
+  virtual Status begin_capture() { return not_offered("captured launches"); }
+  virtual Status end_capture() { return not_offered("captured launches"); }
+  virtual Status replay() { return not_offered("captured launches"); }
+
+ private:
+  Status not_offered(std::string_view what) const {
+    return Status::error(ErrorCode::kUnsupported, "the " + info().name + " backend has no " + std::string(what));
+  }
 };
 
 }  // namespace collbench::backend

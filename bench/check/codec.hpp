@@ -18,8 +18,8 @@ struct NativeCodec {
   static constexpr bool kNarrowFloat = false;
   static constexpr bool kIsFloat = !std::numeric_limits<S>::is_integer;
   COLLBENCH_HD static Storage from_integer(std::uint64_t v) { return static_cast<Storage>(v); }
-  static double to_double(Storage s) { return static_cast<double>(s); }
-  static Storage from_double(double v) { return static_cast<Storage>(v); }
+  COLLBENCH_HD static double to_double(Storage s) { return static_cast<double>(s); }
+  COLLBENCH_HD static Storage from_double(double v) { return static_cast<Storage>(v); }
 };
 
 template <typename S, const MiniFloat& F>
@@ -29,8 +29,8 @@ struct MiniCodec {
   static constexpr bool kIsFloat = true;
   static constexpr const MiniFloat& kFormat = F;
   COLLBENCH_HD static Storage from_integer(std::uint64_t v) { return static_cast<Storage>(encode_exact_integer(v, F)); }
-  static double to_double(Storage s) { return decode(s, F); }
-  static Storage from_double(double v) { return static_cast<Storage>(encode_nonnegative(v, F)); }
+  COLLBENCH_HD static double to_double(Storage s) { return decode(s, F); }
+  COLLBENCH_HD static Storage from_double(double v) { return static_cast<Storage>(encode_nonnegative(v, F)); }
 };
 
 template <DataType T> struct Codec;

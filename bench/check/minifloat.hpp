@@ -116,8 +116,8 @@ inline std::uint32_t encode_rne(double x, MiniFloat f) {
   return sign | static_cast<std::uint32_t>(exp_field << f.man_bits) | static_cast<std::uint32_t>(q);
 }
 
-// Decodes any bit pattern, specials included (host only: for reporting what a rank held).
-inline double decode(std::uint32_t bits, MiniFloat f) {
+// Decodes any bit pattern, specials included (what a rank held, and tolerant checks on devices).
+COLLBENCH_HD double decode(std::uint32_t bits, MiniFloat f) {
   const int total = 1 + f.exp_bits + f.man_bits;
   const bool negative = ((bits >> (total - 1)) & 1u) != 0;
   const std::uint32_t exp_field = (bits >> f.man_bits) & ((1u << f.exp_bits) - 1);

@@ -52,7 +52,7 @@ Status verdict_status(const report::PreflightReport& rep) {
 
 void add_preflight_flags(CLI::App& app, RawPreflightFlags& raw) {
   app.add_option("--bootstrap", raw.bootstrap, "How ranks find each other: auto, mpi, env, single")->capture_default_str();
-  app.add_option("--backend", raw.backend, "Collective backend: auto, mpi, bootstrap")->capture_default_str();
+  app.add_option("--backend", raw.backend, "Collective backend: auto, nccl, mpi, bootstrap")->capture_default_str();
   app.add_option("-T,--timeout", raw.timeout, "Seconds any step may take before every rank reports and exits")
       ->capture_default_str();
   app.add_option("-J,--output_file", raw.output_file, "Write the report as JSON here (never overwritten without --force)");

@@ -3,8 +3,12 @@
 #include <malloc.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <functional>
 #include <iostream>
 #include <limits>
+#include <optional>
+#include <thread>
 
 #include "bench/cli/launch_env.hpp"
 #include "bench/cli/host_topology.hpp"
@@ -45,6 +49,8 @@ report::RunConfig config_of(const engine::RunOptions& o, double timeout_s, bool 
   c.timeout_s = timeout_s;
   c.seed = o.seed;
   c.malloc_keep = malloc_keep;
+  c.aggregation = o.aggregation;
+  c.graph_launches = o.graph_launches;
   return c;
 }
 
@@ -92,6 +98,8 @@ report::RunContext make_context(const RunCommand& cmd, const std::vector<std::st
   ctx.hosts = engine::distinct_hosts(ranks);
   ctx.ranks = std::move(ranks);
   ctx.config = config_of(cmd.run, cmd.timeout_s, cmd.malloc_keep);
+  ctx.config.gpus_per_process = cmd.gpus_per_process;
+  ctx.config.buffer_registration = cmd.register_buffers;
   return ctx;
 }
 
@@ -128,17 +136,6 @@ class SaveOnSignal {
   SignalStop& signals_;
 };
 
-}  // namespace
-
-CommandResult CommandResult::from_launcher(const std::string& host) {
-  const LaunchEnv env = read_launch_env();
-  CommandResult r;
-  r.rank = env.likely_rank();
-  r.nranks = env.likely_size();
-  r.host = host;
-  return r;
-}
-
 // glibc maps allocations above a threshold (dynamic, at most 32 MiB) with mmap and unmaps them
 // on free, so a library that allocates a message-sized temporary on every call pays page
 // faults every call. A fixed, huge threshold and no trimming keep such memory in the heap.
@@ -147,10 +144,10 @@ void keep_large_allocations() {
   mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
 }
 
-CommandResult run_command(const RunCommand& cmd, const std::vector<std::string>& argv, SignalStop& signals) {
-  if (cmd.malloc_keep) keep_large_allocations();
+// One rank's sweep, on whichever thread runs that rank.
+CommandResult run_rank(const RunCommand& cmd, const std::vector<std::string>& argv, SignalStop& signals,
+                       Result<std::unique_ptr<Session>> session) {
   CommandResult result = CommandResult::from_launcher(topo::host_name());
-  auto session = Session::open({cmd.bootstrap, cmd.backend, cmd.timeout_s, cmd.stagger_ms});
   if (!session.ok()) return result.with(session.status(), true);
   Session& s = **session;
   bootstrap::Bootstrap& b = s.boot();
@@ -191,11 +188,68 @@ CommandResult run_command(const RunCommand& cmd, const std::vector<std::string>&
     if (!path->empty()) reporters.add(std::make_unique<report::JsonFileReporter>(*path));
     s.guard(&guarded);
   }
-  SaveOnSignal save(signals, guarded);
+  std::optional<SaveOnSignal> save;
+  if (b.rank() == 0) save.emplace(signals, guarded);  // the only rank with reports to save
   auto outcome = runner.run(*plan, ctx, signals.token());
   if (b.rank() == 0 && !path->empty()) std::cout << "# JSON result written to " << *path << "\n";
   if (!outcome.ok()) return result.with(outcome.status(), true);
   return result.with(check_outcome(*outcome), b.rank() == 0);
+}
+
+// The result this process reports for its ranks: the failure that came first (it woke the
+// others), unless that one stays quiet and another rank has something to print.
+CommandResult pick_result(const std::vector<CommandResult>& results, int first_failure) {
+  if (first_failure < 0) return results.front();
+  const CommandResult& root = results[static_cast<std::size_t>(first_failure)];
+  if (root.printable) return root;
+  for (const auto& r : results) {
+    if (!r.status.ok() && r.printable) return r;
+  }
+  return root;
+}
+
+// -g N: N ranks on N threads; this thread runs rank 0 of the process (the only one that
+// talks to the process-level bootstrap, as MPI may require).
+CommandResult run_threads(ThreadedSessions& group,
+                          const std::function<CommandResult(Result<std::unique_ptr<Session>>)>& body) {
+  std::vector<CommandResult> results(static_cast<std::size_t>(group.threads()));
+  std::atomic<int> first_failure{-1};
+  const auto run_one = [&](int t) {
+    CommandResult& r = results[static_cast<std::size_t>(t)];
+    r = body(group.open_member(t));
+    if (r.status.ok()) return;
+    int none = -1;
+    first_failure.compare_exchange_strong(none, t);
+    group.abandon(r.status);
+  };
+  {
+    std::vector<std::jthread> others;
+    for (int t = 1; t < group.threads(); ++t) others.emplace_back(run_one, t);
+    run_one(0);
+  }
+  return pick_result(results, first_failure.load());
+}
+
+}  // namespace
+
+CommandResult CommandResult::from_launcher(const std::string& host) {
+  const LaunchEnv env = read_launch_env();
+  CommandResult r;
+  r.rank = env.likely_rank();
+  r.nranks = env.likely_size();
+  r.host = host;
+  return r;
+}
+
+CommandResult run_command(const RunCommand& cmd, const std::vector<std::string>& argv, SignalStop& signals) {
+  if (cmd.malloc_keep) keep_large_allocations();
+  const SessionChoices choices{cmd.bootstrap, cmd.backend, cmd.timeout_s, cmd.stagger_ms, cmd.register_buffers};
+  if (cmd.gpus_per_process == 1) return run_rank(cmd, argv, signals, Session::open(choices));
+  auto group = ThreadedSessions::open(choices, cmd.gpus_per_process);
+  if (!group.ok()) return CommandResult::from_launcher(topo::host_name()).with(group.status(), true);
+  return run_threads(**group, [&](Result<std::unique_ptr<Session>> session) {
+    return run_rank(cmd, argv, signals, std::move(session));
+  });
 }
 
 }  // namespace collbench::cli

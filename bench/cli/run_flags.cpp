@@ -140,10 +140,22 @@ Status resolve_compat(const RawRunFlags& raw) {
                                        "per-iteration statistics are in the JSON (-J), not the table"));
   COLLBENCH_RETURN_IF_ERROR(only_value("-M/--memory_report", raw.memory_report, "0", "no memory report"));
   COLLBENCH_RETURN_IF_ERROR(only_value("-u/--unalign", raw.unalign, "0", "buffers are always aligned"));
-  COLLBENCH_RETURN_IF_ERROR(only_value("-t/--nthreads", raw.threads, "1", "one thread per process"));
-  COLLBENCH_RETURN_IF_ERROR(only_value("-g/--ngpus", raw.gpus, "1", "one device per process; launch one rank per GPU"));
-  COLLBENCH_RETURN_IF_ERROR(only_value("-m/--agg_iters", raw.agg_iters, "1", "aggregation needs the NCCL backend"));
-  COLLBENCH_RETURN_IF_ERROR(only_value("-G/--cudagraph", raw.graph, "0", "CUDA graphs need the NCCL backend"));
+  return ok_status();
+}
+
+// nccl-tests' launch modes. Whether the backend can group (-m) or capture (-G) is checked
+// once it exists (engine::check_launch_modes).
+Status resolve_launch_modes(const RawRunFlags& raw, RunCommand& cmd) {
+  COLLBENCH_RETURN_IF_ERROR(only_value("-t/--nthreads", raw.threads, "1", "use -g N for N ranks (threads) per process"));
+  COLLBENCH_ASSIGN_OR_RETURN(auto gpus, ranged("-g/--ngpus", raw.gpus, 1, 1024));
+  cmd.gpus_per_process = static_cast<int>(gpus);
+  COLLBENCH_ASSIGN_OR_RETURN(cmd.run.aggregation, ranged("-m/--agg_iters", raw.agg_iters, 1, 1u << 20));
+  COLLBENCH_ASSIGN_OR_RETURN(cmd.run.graph_launches, ranged("-G/--cudagraph", raw.graph, 0, 1u << 20));
+  COLLBENCH_ASSIGN_OR_RETURN(auto reg, ranged("-R/--local_register", raw.register_buffers, 0, 2));
+  if (reg == 2) {
+    return only_value("-R/--local_register", raw.register_buffers, "1", "symmetric memory windows are not implemented");
+  }
+  cmd.register_buffers = static_cast<int>(reg);
   return ok_status();
 }
 
@@ -153,8 +165,9 @@ Status check_session_choices(const std::string& bootstrap, const std::string& ba
   if (bootstrap != "auto" && bootstrap != "mpi" && bootstrap != "env" && bootstrap != "single") {
     return Status::error(ErrorCode::kUsage, "--bootstrap: unknown value '" + bootstrap + "' (expected auto, mpi, env, single)");
   }
-  if (backend != "auto" && backend != "mpi" && backend != "bootstrap") {
-    return Status::error(ErrorCode::kUsage, "--backend: unknown value '" + backend + "' (expected auto, mpi, bootstrap)");
+  if (backend != "auto" && backend != "nccl" && backend != "mpi" && backend != "bootstrap") {
+    return Status::error(ErrorCode::kUsage,
+                         "--backend: unknown value '" + backend + "' (expected auto, nccl, mpi, bootstrap)");
   }
   return ok_status();
 }
@@ -248,8 +261,9 @@ void add_run_flags(CLI::App& app, RawRunFlags& raw, bool with_positional) {
   app.add_option("--seed", raw.seed, "Seed of the checked data")->capture_default_str()->type_name("N");
   app.add_option("--bootstrap", raw.bootstrap, "How ranks find each other: auto, mpi, env, single")->capture_default_str()->type_name("NAME");
   app.add_option("--backend", raw.backend,
-                 "Collective backend: auto, mpi, or bootstrap (collectives through the bootstrap: a "
-                 "correctness reference, not a bandwidth measurement)")->capture_default_str()->type_name("NAME");
+                 "Collective backend: auto (nccl when built with it and every rank sees a GPU, else mpi or "
+                 "bootstrap), nccl, mpi, or bootstrap (collectives through the bootstrap: a correctness "
+                 "reference, not a bandwidth measurement)")->capture_default_str()->type_name("NAME");
   app.add_flag("--no-progress", raw.no_progress, "Never show the progress line on stderr");
   app.add_option("--stagger-ms", raw.stagger_ms,
                  "Environment rendezvous: spread the ranks' connects over this many milliseconds (thousands of ranks)")
@@ -262,11 +276,20 @@ void add_run_flags(CLI::App& app, RawRunFlags& raw, bool with_positional) {
   app.add_flag("--malloc-keep", raw.malloc_keep,
                "Let glibc reuse large allocations instead of mapping each one afresh: removes the page-fault cliff of "
                "MPI's per-call temporaries above 32 MiB (recorded in the JSON; see docs/performance.md)");
-  app.add_option("-t,--nthreads", raw.threads, "nccl-tests compatibility: threads per process (1)")->type_name("N");
-  app.add_option("-g,--ngpus", raw.gpus, "nccl-tests compatibility: devices per thread (1)")->type_name("N");
-  app.add_option("-m,--agg_iters", raw.agg_iters, "nccl-tests compatibility: operations aggregated per group (1)")->type_name("N");
-  app.add_option("-G,--cudagraph", raw.graph, "nccl-tests compatibility: CUDA graph launches (0)")->type_name("N");
-  app.add_option("-p,--parallel_init", raw.parallel_init, "nccl-tests compatibility: accepted, no effect with one thread")->type_name("0|1");
+  app.add_option("-t,--nthreads", raw.threads, "nccl-tests compatibility: threads per process (1 only; use -g)")
+      ->type_name("N");
+  app.add_option("-g,--ngpus", raw.gpus,
+                 "Ranks per process, one thread and one GPU each, like nccl-tests' -g (ranks = processes x N)")
+      ->capture_default_str();
+  app.add_option("-m,--agg_iters", raw.agg_iters, "Operations launched as one group per iteration (nccl backend)")
+      ->capture_default_str();
+  app.add_option("-G,--cudagraph", raw.graph,
+                 "Capture the timed iterations in a CUDA graph once and replay it N times (nccl backend; 0: off)")
+      ->capture_default_str();
+  app.add_option("-R,--local_register", raw.register_buffers,
+                 "1: buffers from ncclMemAlloc, registered with the communicator (nccl backend, NCCL >= 2.19)")
+      ->capture_default_str();
+  app.add_option("-p,--parallel_init", raw.parallel_init, "nccl-tests compatibility: accepted, no effect")->type_name("0|1");
   app.add_option("-C,--report_cputime", raw.report_cputime, "nccl-tests compatibility (0)")->type_name("0|1");
   app.add_option("-I,--report_timestamps", raw.per_iteration, "nccl-tests compatibility (0; per-iteration data is in -J)")->type_name("0|1");
   app.add_option("-M,--memory_report", raw.memory_report, "nccl-tests compatibility (0)")->type_name("0|1");
@@ -287,6 +310,7 @@ Result<RunCommand> resolve_run_flags(const RawRunFlags& raw) {
   COLLBENCH_RETURN_IF_ERROR(resolve_sizes(raw, o));
   COLLBENCH_RETURN_IF_ERROR(resolve_loops(raw, o));
   COLLBENCH_RETURN_IF_ERROR(resolve_compat(raw));
+  COLLBENCH_RETURN_IF_ERROR(resolve_launch_modes(raw, cmd));
   COLLBENCH_ASSIGN_OR_RETURN(cmd.timeout_s, parse_timeout(raw.timeout));
   if (!raw.fault.empty()) {
     COLLBENCH_ASSIGN_OR_RETURN(o.fault, parse_fault(raw.fault));

@@ -43,6 +43,7 @@ struct RawRunFlags {
   std::string gpus = "1";
   std::string agg_iters = "1";
   std::string graph = "0";
+  std::string register_buffers = "0";
   std::string fault;
   std::string bootstrap = "auto";
   std::string backend = "auto";
@@ -76,6 +77,8 @@ struct RunCommand {
   bool topology = true;   // discover each host's topology and record it
   bool malloc_keep = false;  // keep large allocations in the heap instead of mapping them afresh
   std::uint32_t stagger_ms = 0;
+  int gpus_per_process = 1;      // -g: ranks per process, one thread (and GPU) each
+  int register_buffers = 0;      // -R
 };
 
 // `with_positional`: whether collectives may be named on the command line (not for the

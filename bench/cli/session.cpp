@@ -34,15 +34,43 @@ Result<std::unique_ptr<Session>> Session::open(const SessionChoices& choices) {
   auto start = std::chrono::steady_clock::now();
   COLLBENCH_ASSIGN_OR_RETURN(s->boot_, s->wiring_.make_bootstrap(choices.bootstrap, s->env_));
   s->bootstrap_ms_ = ms_since(start);
-  Session* raw = s.get();
-  s->watchdog_ = std::make_unique<engine::Watchdog>(
-      choices.timeout_s, [raw](const std::string& step, double limit) { raw->on_timeout(step, limit); });
-  start = std::chrono::steady_clock::now();
+  COLLBENCH_RETURN_IF_ERROR(s->start_backend(choices));
+  return s;
+}
+
+Status Session::start_backend(const SessionChoices& choices) {
+  watchdog_ = std::make_unique<engine::Watchdog>(
+      choices.timeout_s, [this](const std::string& step, double limit) { on_timeout(step, limit); });
+  const auto start = std::chrono::steady_clock::now();
   {
-    engine::WatchedStep step(s->watchdog_.get(), "creating the communicator of the collective backend");
-    COLLBENCH_ASSIGN_OR_RETURN(s->backend_, s->wiring_.make_backend(choices.backend, *s->boot_, s->note_));
+    engine::WatchedStep step(watchdog_.get(), "creating the communicator of the collective backend");
+    COLLBENCH_ASSIGN_OR_RETURN(backend_,
+                               wiring_.make_backend(choices.backend, *boot_, choices.register_buffers, note_));
   }
-  s->communicator_ms_ = ms_since(start);
+  communicator_ms_ = ms_since(start);
+  return ok_status();
+}
+
+Result<std::unique_ptr<ThreadedSessions>> ThreadedSessions::open(const SessionChoices& choices, int threads) {
+  std::unique_ptr<ThreadedSessions> t(new ThreadedSessions());
+  t->choices_ = choices;
+  t->env_ = read_launch_env();
+  t->host_ = topo::host_name();
+  t->wiring_.set_rendezvous(choices.timeout_s > 0 ? choices.timeout_s : kDefaultRendezvousTimeoutS, choices.stagger_ms);
+  const auto start = std::chrono::steady_clock::now();
+  COLLBENCH_ASSIGN_OR_RETURN(t->process_, t->wiring_.make_bootstrap(choices.bootstrap, t->env_));
+  t->bootstrap_ms_ = ms_since(start);
+  t->group_ = std::make_unique<bootstrap::ThreadGroup>(*t->process_, threads);
+  return t;
+}
+
+Result<std::unique_ptr<Session>> ThreadedSessions::open_member(int thread) {
+  std::unique_ptr<Session> s(new Session());
+  s->env_ = env_;
+  s->host_ = host_;
+  s->boot_ = group_->member(thread);
+  s->bootstrap_ms_ = bootstrap_ms_;
+  COLLBENCH_RETURN_IF_ERROR(s->start_backend(choices_));
   return s;
 }
 

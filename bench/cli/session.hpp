@@ -7,6 +7,7 @@
 
 #include "bench/backend/backend.hpp"
 #include "bench/bootstrap/bootstrap.hpp"
+#include "bench/bootstrap/threads/threads_bootstrap.hpp"
 #include "bench/cli/launch_env.hpp"
 #include "bench/cli/wiring.hpp"
 #include "bench/engine/watchdog.hpp"
@@ -19,10 +20,13 @@ struct SessionChoices {
   std::string backend = "auto";
   double timeout_s = 0;          // -T: any collective or barrier; also bounds the rendezvous
   std::uint32_t stagger_ms = 0;  // spread rendezvous connects over this many ms (huge jobs)
+  int register_buffers = 0;      // -R
 };
 
 // The environment rendezvous waits -T seconds, or this long without -T.
 inline constexpr double kDefaultRendezvousTimeoutS = 60;
+
+class ThreadedSessions;
 
 class Session {
  public:
@@ -40,7 +44,9 @@ class Session {
   void guard(report::GuardedReporter* reporter) { guarded_ = reporter; }
 
  private:
+  friend class ThreadedSessions;
   Session() = default;
+  Status start_backend(const SessionChoices& choices);
   void on_timeout(const std::string& step, double limit_s);
 
   LaunchEnv env_;
@@ -53,6 +59,31 @@ class Session {
   double communicator_ms_ = 0;
   report::GuardedReporter* guarded_ = nullptr;
   std::unique_ptr<engine::Watchdog> watchdog_;  // last: its thread may use everything above
+};
+
+// -g N: this process's N ranks, one thread each, over one process-level bootstrap (so a job
+// has processes x N ranks). Each rank gets a Session of its own, with its own backend (GPU).
+class ThreadedSessions {
+ public:
+  static Result<std::unique_ptr<ThreadedSessions>> open(const SessionChoices& choices, int threads);
+
+  int threads() const { return group_->threads(); }
+  // The session of rank `thread` of this process. Call it on that rank's own thread (the
+  // backend binds its GPU there); thread 0 must be the thread that called open().
+  Result<std::unique_ptr<Session>> open_member(int thread);
+  // A rank that failed on its own: wakes the others from any exchange (with `why`).
+  void abandon(const Status& why) { group_->abandon(why); }
+
+ private:
+  ThreadedSessions() = default;
+
+  SessionChoices choices_;
+  LaunchEnv env_;
+  std::string host_;
+  Wiring wiring_;
+  std::unique_ptr<bootstrap::Bootstrap> process_;
+  std::unique_ptr<bootstrap::ThreadGroup> group_;
+  double bootstrap_ms_ = 0;
 };
 
 }  // namespace collbench::cli

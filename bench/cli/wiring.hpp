@@ -28,10 +28,11 @@ class Wiring {
 
   // choice: "auto", "mpi", "env" or "single".
   Result<std::unique_ptr<bootstrap::Bootstrap>> make_bootstrap(std::string_view choice, const LaunchEnv& env);
-  // choice: "auto", "mpi" or "bootstrap". `note` receives a one-line explanation of an
-  // automatic choice.
+  // choice: "auto", "nccl", "mpi" or "bootstrap"; "auto" is nccl when this build has it and
+  // every rank sees a GPU. `note` receives a one-line explanation of an automatic fallback.
+  // `register_buffers` is -R (nccl only). Every rank of `boot` calls it.
   Result<std::unique_ptr<backend::Backend>> make_backend(std::string_view choice, bootstrap::Bootstrap& boot,
-                                                         std::string& note);
+                                                         int register_buffers, std::string& note);
 
  private:
   struct State;

@@ -20,13 +20,14 @@ Status timed_batch(backend::Backend& backend, bootstrap::Bootstrap& boot, const 
                    const std::string& what, Timing& out) {
   LoopTimes loop;
   {
-    WatchedStep step(watchdog, what + ": timed loop of " + std::to_string(iterations) + " iterations", iterations + 1);
-    COLLBENCH_RETURN_IF_ERROR(
-        time_loop(backend, boot, call, iterations, options.blocking, options.fault, row_bytes, watchdog, loop));
+    const std::uint64_t operations = iterations * options.aggregation * std::max<std::uint64_t>(1, options.graph_launches);
+    WatchedStep step(watchdog, what + ": timed loop of " + std::to_string(iterations) + " iterations", operations + 1);
+    COLLBENCH_RETURN_IF_ERROR(time_loop(backend, boot, call, options, iterations, row_bytes, watchdog, loop));
   }
   WatchedStep step(watchdog, what + ": exchange of iteration times");
   COLLBENCH_RETURN_IF_ERROR(boot.allreduce(loop.iteration_us, ReduceOp::kMax));
   out.iterations += iterations;
+  out.operations += loop.operations;
   out.elapsed_us += loop.elapsed_us;
   out.iteration_us.insert(out.iteration_us.end(), loop.iteration_us.begin(), loop.iteration_us.end());
   return ok_status();
@@ -66,8 +67,9 @@ Result<Timing> measure(backend::Backend& backend, bootstrap::Bootstrap& boot, co
     return t;
   }
   while (!precise_enough(t.iteration_us, options.precision)) {
-    COLLBENCH_RETURN_IF_ERROR(timed_batch(backend, boot, call, options, next_batch(t.iteration_us, options.precision),
-                                          row_bytes, watchdog, what, t));
+    // A graph batch replays one capture: its samples are replays, so its size is fixed.
+    const std::uint64_t batch = options.graph_launches > 0 ? kGraphIterations : next_batch(t.iteration_us, options.precision);
+    COLLBENCH_RETURN_IF_ERROR(timed_batch(backend, boot, call, options, batch, row_bytes, watchdog, what, t));
   }
   return t;
 }

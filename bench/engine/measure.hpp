@@ -15,6 +15,7 @@ namespace collbench::engine {
 
 struct Timing {
   std::uint64_t iterations = 0;
+  std::uint64_t operations = 0;      // collectives timed: iterations x aggregation (x graph replays)
   double elapsed_us = 0;             // this rank's host clock around its timed loops, summed
   std::vector<double> iteration_us;  // each iteration's time on the slowest rank
 };
@@ -25,6 +26,8 @@ Result<Timing> measure(backend::Backend& backend, bootstrap::Bootstrap& boot, co
 
 // Precision-driven mode: whether the samples so far are enough (pure; every rank decides the
 // same from the same cross-rank samples).
+inline constexpr std::uint64_t kGraphIterations = 20;
+
 bool precise_enough(const std::vector<double>& iteration_us, const Precision& precision);
 
 // Precision-driven mode: how many iterations the next batch should run.

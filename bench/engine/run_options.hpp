@@ -54,6 +54,8 @@ struct RunOptions {
   std::uint64_t check_iterations = 1;
   Average average = Average::kMean;
   int blocking = 0;               // nccl-tests -z: 0 async, 1 sync+barrier, 2 sync, 3 barrier excluded
+  std::uint64_t aggregation = 1;  // nccl-tests -m: operations launched as one group per iteration
+  std::uint64_t graph_launches = 0;  // nccl-tests -G: replays of the captured iterations (0: no capture)
   std::uint64_t run_cycles = 1;   // 0: until interrupted
   std::uint64_t seed = 1;
   std::size_t max_mismatches = 8; // reported per row and rank

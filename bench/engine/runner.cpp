@@ -102,7 +102,7 @@ Result<report::Measurement> Runner::measure_placement(const RowPlan& row, Placem
   COLLBENCH_RETURN_IF_ERROR(backend_.fill_input(buf.send, row.counts.send, spec, rank));
   {
     WatchedStep step(watchdog_, what + ": warm-up", options_.warmup_iterations);
-    COLLBENCH_RETURN_IF_ERROR(warm_up(backend_, call, options_.warmup_iterations));
+    COLLBENCH_RETURN_IF_ERROR(warm_up(backend_, call, options_));
   }
   COLLBENCH_ASSIGN_OR_RETURN(const Timing timing,
                              measure(backend_, boot_, call, options_, row.requested_bytes, watchdog_, what));
@@ -113,7 +113,7 @@ Result<report::Measurement> Runner::measure_placement(const RowPlan& row, Placem
   m.placement = placement;
   m.iterations = timing.iterations;
   std::vector<double> per_rank(static_cast<std::size_t>(boot_.size()));
-  const double mine = timing.elapsed_us / static_cast<double>(timing.iterations);
+  const double mine = timing.elapsed_us / static_cast<double>(timing.operations);
   COLLBENCH_RETURN_IF_ERROR(boot_.allgather(std::as_bytes(std::span(&mine, 1)), std::as_writable_bytes(std::span(per_rank))));
   m.time_us = combine(per_rank, options_.average);
   m.per_iteration = time_stats(timing.iteration_us);
@@ -134,6 +134,11 @@ Result<report::Measurement> Runner::measure_placement(const RowPlan& row, Placem
     m.mismatches = std::move(checked.mismatches);
   }
   return m;
+}
+
+Result<SweepPlan> Runner::plan() const {
+  COLLBENCH_RETURN_IF_ERROR(check_launch_modes(options_, backend_));
+  return plan_sweep(options_, boot_.size());
 }
 
 Result<report::SizeRecord> Runner::measure_row(const RowPlan& row) {

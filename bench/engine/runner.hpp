@@ -27,8 +27,9 @@ class Runner {
          Watchdog* watchdog = nullptr)
       : options_(options), boot_(boot), backend_(backend), reporter_(reporter), watchdog_(watchdog) {}
 
-  // Usage errors (sizes, roots) surface here, before anything is allocated or written.
-  Result<SweepPlan> plan() const { return plan_sweep(options_, boot_.size()); }
+  // Usage errors (sizes, roots, launch modes) surface here, before anything is allocated or
+  // written.
+  Result<SweepPlan> plan() const;
 
   // A failure ends the sweep; the reporters still receive end() with the error and the
   // rows finished so far. A stop request ends it after the current row (status interrupted).

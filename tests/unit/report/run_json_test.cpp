@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "report/json_schema.hpp"
 #include "sample_run.hpp"
 
@@ -43,6 +45,41 @@ TEST(RunJson, MatchesGoldenFile) {
     std::ofstream(dump, std::ios::binary) << actual;
     ADD_FAILURE() << "output differs from " << golden_path << "; actual output written to " << dump.string();
   }
+}
+
+TEST(RunJson, LaunchModesAndGpuMemorySurvive) {
+  RunDocument doc = sample_document();
+  doc.context.config.gpus_per_process = 8;
+  doc.context.config.aggregation = 4;
+  doc.context.config.graph_launches = 10;
+  doc.context.config.buffer_registration = 1;
+  const std::string text = to_json_text(doc);
+  EXPECT_TRUE(validate_run_json(text).ok());
+  auto parsed = parse_run_json(text);
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  EXPECT_EQ(parsed->context.config.gpus_per_process, 8);
+  EXPECT_EQ(parsed->context.config.aggregation, 4u);
+  EXPECT_EQ(parsed->context.config.graph_launches, 10u);
+  EXPECT_EQ(parsed->context.config.buffer_registration, 1);
+  EXPECT_EQ(parsed->context.ranks[0].device_memory_bytes, 85520809984u);
+}
+
+TEST(RunJson, DocumentsWithoutLaunchModesStillReadWithDefaults) {
+  // Written before the NCCL backend: no -g/-m/-G/-R fields, no GPU memory.
+  auto j = nlohmann::json::parse(to_json_text(sample_document()));
+  for (const char* key : {"gpus_per_process", "aggregation", "graph_launches", "buffer_registration"}) {
+    j["config"].erase(key);
+  }
+  for (auto& rank : j["context"]["ranks"]) rank.erase("device_memory_bytes");
+  const std::string text = j.dump(2);
+  const Status valid = validate_run_json(text);
+  EXPECT_TRUE(valid.ok()) << valid.message();
+  auto parsed = parse_run_json(text);
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  EXPECT_EQ(parsed->context.config.gpus_per_process, 1);
+  EXPECT_EQ(parsed->context.config.aggregation, 1u);
+  EXPECT_EQ(parsed->context.config.graph_launches, 0u);
+  EXPECT_EQ(parsed->context.ranks[1].device_memory_bytes, 0u);
 }
 
 TEST(RunJson, ParseRegroupsPlacementsIntoRows) {

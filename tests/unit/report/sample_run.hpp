@@ -50,8 +50,8 @@ inline RunContext sample_context() {
   c.memory = "device";
   c.nranks = 2;
   c.hosts = {"node0001"};
-  c.ranks = {RankInfo{0, "node0001", 41234, 0, "cuda:0", "NVIDIA H100 80GB HBM3", "00000000:18:00.0"},
-             RankInfo{1, "node0001", 41235, 1, "cuda:1", "NVIDIA H100 80GB HBM3", "0000:2A:00.0"}};
+  c.ranks = {RankInfo{0, "node0001", 41234, 0, "cuda:0", "NVIDIA H100 80GB HBM3", "00000000:18:00.0", 85520809984},
+             RankInfo{1, "node0001", 41235, 1, "cuda:1", "NVIDIA H100 80GB HBM3", "0000:2A:00.0", 85520809984}};
   c.config.collectives = {"all_reduce", "all_gather"};
   c.config.dtypes = {"float"};
   c.config.ops = {"sum"};
