@@ -1,0 +1,225 @@
+#include "bench/engine/locate/verdict.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <set>
+#include <string>
+
+namespace collbench::engine::locate {
+namespace {
+
+using report::LocateComparison;
+using report::LocateFigure;
+
+std::vector<std::string> hosts_of(const Measurements& m, const std::vector<int>& ranks) {
+  std::vector<std::string> hosts;
+  for (int r : ranks) {
+    const std::string& h = m.places[static_cast<std::size_t>(r)].host;
+    if (std::find(hosts.begin(), hosts.end(), h) == hosts.end()) hosts.push_back(h);
+  }
+  return hosts;
+}
+
+LocateFigure figure(const Measurements& m, std::string label, std::vector<int> ranks, double value) {
+  LocateFigure f;
+  f.label = std::move(label);
+  f.hosts = hosts_of(m, ranks);
+  f.ranks = std::move(ranks);
+  f.value = value;
+  return f;
+}
+
+// Judges the figures not set aside against each other.
+void apply_rule(LocateComparison& c, const OutlierRule& rule) {
+  std::vector<double> values;
+  std::vector<LocateFigure*> judged;
+  for (auto& f : c.figures) {
+    if (!f.set_aside.empty()) continue;
+    values.push_back(f.value);
+    judged.push_back(&f);
+  }
+  c.compared = values.size() >= 2;
+  if (!c.compared) {
+    if (c.note.empty()) c.note = judged.empty() ? "nothing left to compare" : "only one figure: nothing to compare with";
+    return;
+  }
+  const auto verdicts = judge(values, rule);
+  for (std::size_t i = 0; i < judged.size(); ++i) {
+    LocateFigure& f = *judged[i];
+    f.judged = true;
+    f.reference = verdicts[i].reference;
+    f.spread = verdicts[i].spread;
+    f.distance_mads = verdicts[i].distance_mads;
+    f.gap = verdicts[i].gap;
+    f.outlier = verdicts[i].outlier;
+  }
+}
+
+bool touches(const std::vector<int>& ranks, const std::set<int>& named) {
+  return std::any_of(ranks.begin(), ranks.end(), [&](int r) { return named.count(r) != 0; });
+}
+
+std::string named_text(const std::vector<int>& ranks, const std::set<int>& named) {
+  std::string text;
+  for (int r : ranks) {
+    if (named.count(r) != 0) text += (text.empty() ? "" : ", ") + std::to_string(r);
+  }
+  return "explained by rank " + text + ", named above";
+}
+
+LocateComparison arrival_comparison(const Measurements& m) {
+  LocateComparison c{"all_reduce arrival", "straggler", "rank", "punctuality", "share", false, "", {}};
+  for (std::size_t r = 0; r < m.arrivals.size(); ++r) {
+    auto f = figure(m, "rank " + std::to_string(r), {static_cast<int>(r)}, m.arrivals[r].punctuality);
+    f.details.push_back({"late_us", m.arrivals[r].late_us});
+    c.figures.push_back(std::move(f));
+  }
+  return c;
+}
+
+double class_median(const std::vector<report::LocatePair>& pairs, bool inter) {
+  std::vector<double> v;
+  for (const auto& p : pairs) {
+    if (p.inter_host == inter) v.push_back(p.gbps);
+  }
+  return median_of(std::move(v));
+}
+
+LocateComparison rank_pair_comparison(const Measurements& m) {
+  LocateComparison c{"ranks over their pairs", "pairs", "rank", "relative_pair_bandwidth", "ratio", false, "", {}};
+  const double medians[2] = {class_median(m.pairs, false), class_median(m.pairs, true)};
+  const std::size_t n = m.places.size();
+  std::vector<std::vector<double>> relative(n), gbps[2] = {std::vector<std::vector<double>>(n),
+                                                           std::vector<std::vector<double>>(n)};
+  for (const auto& p : m.pairs) {
+    const double ref = medians[p.inter_host ? 1 : 0];
+    for (int r : {p.a, p.b}) {
+      const auto i = static_cast<std::size_t>(r);
+      relative[i].push_back(ref > 0 ? p.gbps / ref : 0);
+      gbps[p.inter_host ? 1 : 0][i].push_back(p.gbps);
+    }
+  }
+  // Scaled so that the typical rank reads 1 (the rule is relative, so the scale changes nothing).
+  std::vector<double> per_rank;
+  for (const auto& v : relative) {
+    if (!v.empty()) per_rank.push_back(median_of(v));
+  }
+  const double typical = median_of(per_rank);
+  for (std::size_t r = 0; r < n; ++r) {
+    const double value = median_of(relative[r]);
+    auto f = figure(m, "rank " + std::to_string(r), {static_cast<int>(r)}, typical > 0 ? value / typical : value);
+    if (relative[r].empty()) f.set_aside = "no pair measured";
+    if (!gbps[0][r].empty()) f.details.push_back({"intra_host_gbps", median_of(gbps[0][r])});
+    if (!gbps[1][r].empty()) f.details.push_back({"inter_host_gbps", median_of(gbps[1][r])});
+    f.details.push_back({"pairs", static_cast<double>(relative[r].size())});
+    c.figures.push_back(std::move(f));
+  }
+  return c;
+}
+
+LocateComparison pair_comparison(const Measurements& m, bool inter, const std::set<int>& named) {
+  LocateComparison c{inter ? "inter-host pairs" : "intra-host pairs", "pairs", "pair", "p2p_gbps", "GB/s", false, "", {}};
+  for (const auto& p : m.pairs) {
+    if (p.inter_host != inter) continue;
+    auto f = figure(m, "pair " + std::to_string(p.a) + "-" + std::to_string(p.b), {p.a, p.b}, p.gbps);
+    f.details.push_back({"time_us", p.time_us});
+    if (touches(f.ranks, named)) f.set_aside = named_text(f.ranks, named);
+    c.figures.push_back(std::move(f));
+  }
+  return c;
+}
+
+LocateComparison group_comparison(const Measurements& m, GroupKind kind, const std::set<int>& named) {
+  const bool host = kind == GroupKind::kHost;
+  LocateComparison c{host ? "host rings" : "rail rings", "groups", to_string(kind), "ring_gbps", "GB/s", false, "", {}};
+  for (const auto& g : m.groups) {
+    if (g.kind != to_string(kind)) continue;
+    auto f = figure(m, (host ? "host " : "rail ") + g.label, g.ranks, g.gbps);
+    f.details.push_back({"time_us", g.time_us});
+    if (touches(f.ranks, named)) f.set_aside = named_text(f.ranks, named);
+    c.figures.push_back(std::move(f));
+  }
+  return c;
+}
+
+// A suspect measured alone stays an outlier only if its figure alone is still beyond the
+// rule against the same reference and spread.
+void apply_rechecks(LocateComparison& c, const Measurements& m, const OutlierRule& rule) {
+  for (auto& f : c.figures) {
+    if (!f.outlier) continue;
+    const auto it = std::find_if(m.rechecks.begin(), m.rechecks.end(), [&](const Recheck& r) { return r.ranks == f.ranks; });
+    if (it == m.rechecks.end()) continue;
+    f.details.push_back({"alone_gbps", it->gbps});
+    const double below = f.reference - it->gbps;
+    const bool still = f.reference > 0 && below / f.reference >= rule.min_gap && below > rule.threshold_mads * f.spread;
+    f.recheck = still ? "confirmed" : "not_confirmed";
+    f.outlier = still;
+  }
+}
+
+void collect(const LocateComparison& c, Verdict& v, std::set<int>* named) {
+  for (const auto& f : c.figures) {
+    if (!f.outlier) continue;
+    v.findings.push_back({c.subject, f.label, f.ranks, f.hosts, c.name, c.metric, c.unit, f.value, f.reference,
+                          f.distance_mads, f.gap});
+    if (named != nullptr) named->insert(f.ranks.begin(), f.ranks.end());
+  }
+}
+
+// A host all of whose ranks were named, when there are other hosts to set it apart from.
+void name_whole_hosts(const Measurements& m, const std::set<int>& named, Verdict& v) {
+  const auto hosts = host_groups(m.places);
+  if (hosts.size() < 2) return;
+  for (const auto& h : hosts) {
+    if (!std::all_of(h.ranks.begin(), h.ranks.end(), [&](int r) { return named.count(r) != 0; })) continue;
+    // No figure of its own: the number of ranks stands as the value, with no reference.
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    v.findings.push_back({"host", "host " + h.label, h.ranks, {h.label}, "every rank of the host named", "ranks_named",
+                          "ranks", static_cast<double>(h.ranks.size()), nan, nan, nan});
+  }
+}
+
+}  // namespace
+
+Verdict decide(const Measurements& m, const OutlierRule& rule) {
+  Verdict v;
+  std::set<int> named;
+  const auto add = [&](LocateComparison c, bool names_ranks) {
+    apply_rule(c, rule);
+    if (!names_ranks) apply_rechecks(c, m, rule);
+    collect(c, v, names_ranks ? &named : nullptr);
+    v.comparisons.push_back(std::move(c));
+  };
+  // Ranks first, from both phases, so that pairs and groups see every named rank.
+  if (!m.arrivals.empty()) add(arrival_comparison(m), true);
+  if (!m.pairs.empty()) add(rank_pair_comparison(m), true);
+  for (bool inter : {false, true}) {
+    const bool any = std::any_of(m.pairs.begin(), m.pairs.end(), [&](const auto& p) { return p.inter_host == inter; });
+    if (any) add(pair_comparison(m, inter, named), false);
+  }
+  for (GroupKind kind : {GroupKind::kHost, GroupKind::kRail}) {
+    const bool any = std::any_of(m.groups.begin(), m.groups.end(), [&](const auto& g) { return g.kind == to_string(kind); });
+    if (any) add(group_comparison(m, kind, named), false);
+  }
+  name_whole_hosts(m, named, v);
+  const bool compared = std::any_of(v.comparisons.begin(), v.comparisons.end(), [](const auto& c) { return c.compared; });
+  if (!v.findings.empty()) {
+    v.verdict = report::LocateVerdict::kOutlier;
+  } else {
+    v.verdict = compared ? report::LocateVerdict::kNoOutlier : report::LocateVerdict::kNothingCompared;
+  }
+  return v;
+}
+
+std::vector<std::vector<int>> suspects(const Verdict& v) {
+  std::vector<std::vector<int>> out;
+  for (const auto& c : v.comparisons) {
+    if (c.subject == "rank") continue;
+    for (const auto& f : c.figures) {
+      if (f.outlier) out.push_back(f.ranks);
+    }
+  }
+  return out;
+}
+
+}  // namespace collbench::engine::locate

@@ -1,0 +1,59 @@
+// From measured figures to named culprits. Pure: unit-tested on made-up figures.
+//
+// Comparisons, in order (each figure higher-is-better, judged by the outlier rule):
+//   1. all_reduce arrival: each rank's punctuality, the median share of each all_reduce it
+//      was already inside (the last to arrive waits least);
+//   2. ranks over their pairs: the median, over a rank's pairs, of each pair's bandwidth
+//      relative to the median pair of its class (intra-host or inter-host), so that a rank
+//      is blamed only when most of its pairs are slow, not for one slow partner (scaled so
+//      that the typical rank reads 1);
+//   3. intra-host pairs and 4. inter-host pairs, in GB/s;
+//   5. host rings (all ranks of a host) and 6. rail rings (the same local rank on every host).
+// A rank named by 1 or 2 explains the pairs and groups it belongs to: those are set aside
+// from 3-6, so one culprit is named once. A pair or ring found slow in 3-6 is a suspect: it
+// is named only when, measured again alone (a Recheck), it is still an outlier against the
+// same reference; one that is fast alone was slowed by the traffic beside it and is noted,
+// not named. Suspects without a recheck (no budget left) are named. When every rank of a
+// host is named (and there are other hosts), the host is named too.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "bench/engine/locate/outlier.hpp"
+#include "bench/engine/locate/schedule.hpp"
+#include "report/locate_record.hpp"
+
+namespace collbench::engine::locate {
+
+struct Arrival {
+  double punctuality = 0;  // median over iterations of (time inside the call / longest time)
+  double late_us = 0;      // median over iterations of how much later than the first it came
+};
+
+// A suspect pair or ring measured again with nothing else running.
+struct Recheck {
+  std::vector<int> ranks;  // the pair's or the ring's ranks, as in its figure
+  double gbps = 0;
+};
+
+struct Measurements {
+  std::vector<RankPlace> places;            // every rank
+  std::vector<Arrival> arrivals;            // every rank; empty when the phase did not run
+  std::vector<report::LocatePair> pairs;    // measured pairs
+  std::vector<report::LocateGroup> groups;  // measured rings
+  std::vector<Recheck> rechecks;            // suspects measured alone
+};
+
+struct Verdict {
+  std::vector<report::LocateComparison> comparisons;
+  std::vector<report::LocateFinding> findings;
+  report::LocateVerdict verdict = report::LocateVerdict::kNothingCompared;
+};
+
+Verdict decide(const Measurements& m, const OutlierRule& rule);
+
+// The pairs and rings that decide() would name before any recheck: what to measure alone.
+std::vector<std::vector<int>> suspects(const Verdict& v);
+
+}  // namespace collbench::engine::locate
