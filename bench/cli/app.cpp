@@ -2,12 +2,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include <chrono>
 #include <iostream>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "bench/cli/launch_env.hpp"
+#include "bench/cli/locate_command.hpp"
 #include "bench/cli/preflight_command.hpp"
 #include "bench/cli/run_command.hpp"
 #include "bench/cli/signals.hpp"
@@ -110,6 +112,7 @@ int drop_in_main(const std::string& collective, int argc, char** argv, SignalSto
 }  // namespace
 
 int main(int argc, char** argv) {
+  const auto start = std::chrono::steady_clock::now();  // locate's budget counts from here
   // Before anything starts a thread (MPI does), so that every thread inherits the mask.
   SignalStop signals;
   const std::vector<std::string> args(argv, argv + argc);
@@ -139,15 +142,26 @@ int main(int argc, char** argv) {
   TopoCommand topo_cmd;
   add_topo_flags(*topo, topo_cmd);
 
+  CLI::App* locate = app.add_subcommand("locate", "Find the slow host, rank (GPU/NIC), pair or rail within a time budget: "
+                                                 "straggler timing, round-robin pairs, split groups; exit 12 when found");
+  locate->footer(footer());
+  RawLocateFlags raw_locate;
+  add_locate_flags(*locate, raw_locate);
+
   CLI::App* validate = app.add_subcommand("validate", "Check JSON files written by collbench against their schema");
   std::vector<std::string> files;
-  validate->add_option("file", files, "JSON files written by collbench run/preflight -J")->required();
+  validate->add_option("file", files, "JSON files written by collbench run/preflight/locate -J")->required();
 
   if (auto done = parse(app, argc, argv, speaker)) return *done;
   if (*validate) return validate_command(files);
   if (*topo) {
     if (Status s = check_topo_flags(topo_cmd); !s.ok()) return early_error(s, speaker);
     return finish(topo_command(topo_cmd));
+  }
+  if (*locate) {
+    auto cmd = resolve_locate_flags(raw_locate);
+    if (!cmd.ok()) return early_error(cmd.status(), speaker);
+    return finish(locate_command(*cmd, args, signals, start));
   }
   if (*preflight) {
     auto cmd = resolve_preflight_flags(raw_preflight);
