@@ -56,11 +56,11 @@ struct LocateFigure {
 };
 
 struct LocateComparison {
-  std::string name;     // "all_reduce arrival", "ranks over their pairs", ...
+  std::string name;     // "all_reduce arrival", "ranks over their intra-host pairs", ...
   std::string phase;    // "straggler", "pairs", "groups"
   std::string subject;  // "rank", "pair", "host", "rail"
-  std::string metric;   // "punctuality", "relative_pair_bandwidth", "p2p_gbps", "ring_gbps"
-  std::string unit;     // "share", "ratio", "GB/s"
+  std::string metric;   // "punctuality", "rank_pair_gbps", "p2p_gbps", "ring_gbps"
+  std::string unit;     // "share", "GB/s"
   bool compared = false;  // false: fewer than two figures to compare
   std::string note;
   std::vector<LocateFigure> figures;

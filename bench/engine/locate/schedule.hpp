@@ -20,8 +20,9 @@ using Round = std::vector<RankPair>;
 // leaving one rank out. Empty for n < 2.
 std::vector<Round> round_robin(int n);
 
-// The same rounds with every rank r renamed (r + shift) mod n: still every pair once, but each
-// pair now runs beside other pairs, so that a repeated pass does not repeat its neighbours.
+// The same rounds with every rank r renamed (r + shift) mod n (shift >= 0): still every pair
+// once, but most pairs now run beside other pairs, so that a repeated pass does not simply
+// repeat the contention of the first (with 4 ranks no schedule can: there are only 3 rounds).
 std::vector<Round> relabel(const std::vector<Round>& rounds, int n, int shift);
 
 // The partner of `rank` in `round`, or -1 when it sits the round out.

@@ -29,6 +29,8 @@ LocateFigure figure(const Measurements& m, std::string label, std::vector<int> r
   return f;
 }
 
+void collect(const LocateComparison& c, Verdict& v, std::set<int>* named);
+
 // Judges the figures not set aside against each other.
 void apply_rule(LocateComparison& c, const OutlierRule& rule) {
   std::vector<double> values;
@@ -77,44 +79,92 @@ LocateComparison arrival_comparison(const Measurements& m) {
   return c;
 }
 
-double class_median(const std::vector<report::LocatePair>& pairs, bool inter) {
-  std::vector<double> v;
-  for (const auto& p : pairs) {
-    if (p.inter_host == inter) v.push_back(p.gbps);
+// What a rank can do over one class of pairs: the upper quartile of its pairs' bandwidths. A
+// pair runs at the pace of its slower end, so a rank whose partners are mostly healthy shows
+// its own capability there, and one bad partner (a bad link) barely moves it.
+struct RankFigures {
+  std::vector<std::vector<double>> gbps;  // by rank: pairs of the class with unnamed partners
+};
+
+RankFigures class_figures(const Measurements& m, bool inter, const std::set<int>& named) {
+  RankFigures f;
+  f.gbps.resize(m.places.size());
+  for (const auto& p : m.pairs) {
+    if (p.inter_host != inter || named.count(p.a) != 0 || named.count(p.b) != 0) continue;
+    f.gbps[static_cast<std::size_t>(p.a)].push_back(p.gbps);
+    f.gbps[static_cast<std::size_t>(p.b)].push_back(p.gbps);
   }
-  return median_of(std::move(v));
+  return f;
 }
 
-LocateComparison rank_pair_comparison(const Measurements& m) {
-  LocateComparison c{"ranks over their pairs", "pairs", "rank", "relative_pair_bandwidth", "ratio", false, "", {}};
-  const double medians[2] = {class_median(m.pairs, false), class_median(m.pairs, true)};
-  const std::size_t n = m.places.size();
-  std::vector<std::vector<double>> relative(n), gbps[2] = {std::vector<std::vector<double>>(n),
-                                                           std::vector<std::vector<double>>(n)};
-  for (const auto& p : m.pairs) {
-    const double ref = medians[p.inter_host ? 1 : 0];
-    for (int r : {p.a, p.b}) {
-      const auto i = static_cast<std::size_t>(r);
-      relative[i].push_back(ref > 0 ? p.gbps / ref : 0);
-      gbps[p.inter_host ? 1 : 0][i].push_back(p.gbps);
+double upper_quartile(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const double pos = 0.75 * static_cast<double>(v.size() - 1);
+  const auto lo = static_cast<std::size_t>(pos);
+  const std::size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
+}
+
+// One comparison of ranks over one class of pairs, with the ranks in `named` left out.
+LocateComparison rank_class_comparison(const Measurements& m, bool inter, const std::set<int>& named,
+                                       const OutlierRule& rule) {
+  LocateComparison c{inter ? "ranks over their inter-host pairs" : "ranks over their intra-host pairs", "pairs", "rank",
+                     "rank_pair_gbps", "GB/s", false, "", {}};
+  const RankFigures f = class_figures(m, inter, named);
+  for (std::size_t r = 0; r < m.places.size(); ++r) {
+    const auto& v = f.gbps[r];
+    auto fig = figure(m, "rank " + std::to_string(r), {static_cast<int>(r)}, v.empty() ? 0 : upper_quartile(v));
+    if (named.count(static_cast<int>(r)) != 0) {
+      fig.set_aside = "named above";
+    } else if (v.empty()) {
+      fig.set_aside = "no pair of this class with an unnamed rank";
+    }
+    fig.details.push_back({"pairs", static_cast<double>(v.size())});
+    c.figures.push_back(std::move(fig));
+  }
+  apply_rule(c, rule);
+  return c;
+}
+
+// Ranks over their pairs, one at a time: the rank that is an outlier in the most classes (then
+// by the widest gap) is named, its pairs are set aside, and the rest judged again, so that a
+// slow rank does not drag its partners down with it. Each named rank keeps the figure it was
+// named by; the others show the last round's.
+void name_ranks_by_pairs(const Measurements& m, const OutlierRule& rule, Verdict& v, std::set<int>& named) {
+  std::vector<bool> classes;
+  for (bool inter : {false, true}) {
+    if (std::any_of(m.pairs.begin(), m.pairs.end(), [&](const auto& p) { return p.inter_host == inter; })) {
+      classes.push_back(inter);
     }
   }
-  // Scaled so that the typical rank reads 1 (the rule is relative, so the scale changes nothing).
-  std::vector<double> per_rank;
-  for (const auto& v : relative) {
-    if (!v.empty()) per_rank.push_back(median_of(v));
+  std::set<int> by_pairs;
+  std::vector<LocateComparison> last(classes.size());
+  std::vector<std::vector<LocateFigure>> at_naming(classes.size(), std::vector<LocateFigure>(m.places.size()));
+  while (true) {
+    for (std::size_t k = 0; k < classes.size(); ++k) last[k] = rank_class_comparison(m, classes[k], by_pairs, rule);
+    int best = -1;
+    std::pair<int, double> best_score{0, 0};
+    for (std::size_t r = 0; r < m.places.size(); ++r) {
+      std::pair<int, double> score{0, 0};
+      for (const auto& c : last) {
+        if (!c.figures[r].outlier) continue;
+        ++score.first;
+        score.second = std::max(score.second, c.figures[r].gap);
+      }
+      if (score.first > 0 && score > best_score) {
+        best_score = score;
+        best = static_cast<int>(r);
+      }
+    }
+    if (best < 0) break;
+    for (std::size_t k = 0; k < classes.size(); ++k) at_naming[k][static_cast<std::size_t>(best)] = last[k].figures[static_cast<std::size_t>(best)];
+    by_pairs.insert(best);
   }
-  const double typical = median_of(per_rank);
-  for (std::size_t r = 0; r < n; ++r) {
-    const double value = median_of(relative[r]);
-    auto f = figure(m, "rank " + std::to_string(r), {static_cast<int>(r)}, typical > 0 ? value / typical : value);
-    if (relative[r].empty()) f.set_aside = "no pair measured";
-    if (!gbps[0][r].empty()) f.details.push_back({"intra_host_gbps", median_of(gbps[0][r])});
-    if (!gbps[1][r].empty()) f.details.push_back({"inter_host_gbps", median_of(gbps[1][r])});
-    f.details.push_back({"pairs", static_cast<double>(relative[r].size())});
-    c.figures.push_back(std::move(f));
+  for (std::size_t k = 0; k < classes.size(); ++k) {
+    for (int r : by_pairs) last[k].figures[static_cast<std::size_t>(r)] = at_naming[k][static_cast<std::size_t>(r)];
+    collect(last[k], v, &named);
+    v.comparisons.push_back(std::move(last[k]));
   }
-  return c;
 }
 
 LocateComparison pair_comparison(const Measurements& m, bool inter, const std::set<int>& named) {
@@ -192,7 +242,7 @@ Verdict decide(const Measurements& m, const OutlierRule& rule) {
   };
   // Ranks first, from both phases, so that pairs and groups see every named rank.
   if (!m.arrivals.empty()) add(arrival_comparison(m), true);
-  if (!m.pairs.empty()) add(rank_pair_comparison(m), true);
+  name_ranks_by_pairs(m, rule, v, named);
   for (bool inter : {false, true}) {
     const bool any = std::any_of(m.pairs.begin(), m.pairs.end(), [&](const auto& p) { return p.inter_host == inter; });
     if (any) add(pair_comparison(m, inter, named), false);

@@ -3,10 +3,12 @@
 // Comparisons, in order (each figure higher-is-better, judged by the outlier rule):
 //   1. all_reduce arrival: each rank's punctuality, the median share of each all_reduce it
 //      was already inside (the last to arrive waits least);
-//   2. ranks over their pairs: the median, over a rank's pairs, of each pair's bandwidth
-//      relative to the median pair of its class (intra-host or inter-host), so that a rank
-//      is blamed only when most of its pairs are slow, not for one slow partner (scaled so
-//      that the typical rank reads 1);
+//   2. ranks over their intra-host pairs and over their inter-host pairs: the upper quartile
+//      of a rank's pair bandwidths in that class. A pair runs at the pace of its slower end,
+//      so this is what the rank itself can do while most of its partners are healthy, and one
+//      bad partner (a bad link) barely moves it. Ranks are named one at a time, the clearest
+//      first, and the pairs of a named rank are set aside before the rest are judged again,
+//      so that a slow rank does not make its partners look slow;
 //   3. intra-host pairs and 4. inter-host pairs, in GB/s;
 //   5. host rings (all ranks of a host) and 6. rail rings (the same local rank on every host).
 // A rank named by 1 or 2 explains the pairs and groups it belongs to: those are set aside
