@@ -23,6 +23,14 @@ std::string figure_text(double v, const std::string& unit) {
 
 std::string format_mads(double v) { return std::isfinite(v) ? format_fixed(v, 1) : figure_text(v, ""); }
 
+// A metric in words, for the verdict lines.
+std::string metric_words(const std::string& metric) {
+  if (metric == "rank_pair_gbps") return "upper-quartile pair bandwidth";
+  if (metric == "p2p_gbps") return "bandwidth";
+  if (metric == "ring_gbps") return "ring bandwidth";
+  return metric;
+}
+
 std::string percent(double fraction) { return format_fixed(fraction * 100, 0) + "%"; }
 
 std::string rank_text(const LocateReport& rep, int rank) {
@@ -196,7 +204,7 @@ void write_verdict(std::ostream& out, const LocateReport& rep) {
   for (const auto& f : rep.findings) {
     out << "#   " << describe_finding(rep, f) << ": " << f.comparison;
     if (!std::isnan(f.reference)) {
-      out << ": " << f.metric << " " << figure_text(f.value, f.unit) << " " << (f.unit == "GB/s" ? "GB/s " : "")
+      out << ": " << metric_words(f.metric) << " " << figure_text(f.value, f.unit) << " " << (f.unit == "GB/s" ? "GB/s " : "")
           << "against a median of " << figure_text(f.reference, f.unit) << " for the others (" << percent(f.gap)
           << " below, " << format_mads(f.distance_mads) << " MADs)";
     }

@@ -9,6 +9,8 @@ namespace collbench::engine::locate {
 namespace {
 
 using report::LocateComparison;
+
+constexpr std::size_t kMinPairsPerRank = 2;
 using report::LocateFigure;
 
 std::vector<std::string> hosts_of(const Measurements& m, const std::vector<int>& ranks) {
@@ -113,11 +115,13 @@ LocateComparison rank_class_comparison(const Measurements& m, bool inter, const 
   const RankFigures f = class_figures(m, inter, named);
   for (std::size_t r = 0; r < m.places.size(); ++r) {
     const auto& v = f.gbps[r];
-    auto fig = figure(m, "rank " + std::to_string(r), {static_cast<int>(r)}, v.empty() ? 0 : upper_quartile(v));
+    const double none = std::numeric_limits<double>::quiet_NaN();
+    auto fig = figure(m, "rank " + std::to_string(r), {static_cast<int>(r)}, v.empty() ? none : upper_quartile(v));
     if (named.count(static_cast<int>(r)) != 0) {
       fig.set_aside = "named above";
-    } else if (v.empty()) {
-      fig.set_aside = "no pair of this class with an unnamed rank";
+    } else if (v.size() < kMinPairsPerRank) {
+      // One pair cannot tell its two ranks apart: it is judged as a pair instead.
+      fig.set_aside = v.empty() ? "no pair of this class with an unnamed rank" : "one pair only: judged as a pair";
     }
     fig.details.push_back({"pairs", static_cast<double>(v.size())});
     c.figures.push_back(std::move(fig));

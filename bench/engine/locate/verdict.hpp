@@ -6,7 +6,8 @@
 //   2. ranks over their intra-host pairs and over their inter-host pairs: the upper quartile
 //      of a rank's pair bandwidths in that class. A pair runs at the pace of its slower end,
 //      so this is what the rank itself can do while most of its partners are healthy, and one
-//      bad partner (a bad link) barely moves it. Ranks are named one at a time, the clearest
+//      bad partner (a bad link) barely moves it; a rank needs two pairs of the class (one
+//      pair cannot tell its ends apart). Ranks are named one at a time, the clearest
 //      first, and the pairs of a named rank are set aside before the rest are judged again,
 //      so that a slow rank does not make its partners look slow;
 //   3. intra-host pairs and 4. inter-host pairs, in GB/s;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <set>
 #include <string>
 
 namespace collbench::engine::locate {
@@ -117,10 +118,12 @@ TEST(Verdict, OneSlowRankOnTwoHostsNamesOnlyThatRank) {
   });
   const Verdict v = decide(m, OutlierRule{});
   for (const auto& f : v.findings) EXPECT_EQ(f.ranks, std::vector<int>{2}) << f.label << " by " << f.comparison;
-  EXPECT_EQ(v.findings.size(), 3u);  // arrival, intra-host and inter-host pairs
-  // Its one intra-host partner does not share the blame.
+  EXPECT_EQ(v.findings.size(), 2u);  // arrival and inter-host pairs
+  // One intra-host pair each: its two ends cannot be told apart, so rank 3 shares no blame.
+  EXPECT_EQ(figure(v, "ranks over their intra-host pairs", "rank 1")->set_aside, "one pair only: judged as a pair");
   EXPECT_EQ(figure(v, "ranks over their intra-host pairs", "rank 3")->set_aside,
             "no pair of this class with an unnamed rank");
+  EXPECT_FALSE(figure(v, "ranks over their intra-host pairs", "rank 2")->outlier);
   EXPECT_EQ(figure(v, "host rings", "host node1")->set_aside, "explained by rank 2, named above");
   EXPECT_EQ(figure(v, "rail rings", "rail local rank 0")->set_aside, "explained by rank 2, named above");
 }
@@ -191,6 +194,24 @@ TEST(Verdict, TwoSlowRanksAreBothNamedAndNoPair) {
   EXPECT_EQ(named(v), (std::vector<std::string>{"rank 2 by ranks over their intra-host pairs",
                                                 "rank 5 by ranks over their intra-host pairs"}));
   EXPECT_EQ(figure(v, "intra-host pairs", "pair 2-5")->set_aside, "explained by rank 2, 5, named above");
+}
+
+TEST(Verdict, ARankWithOneSlowPairLeftIsNotBlamed) {
+  // After rank 2 is named, rank 1 has one inter-host pair left, and it ran slow beside a pair
+  // of rank 2's: that is a pair to recheck, not a rank to name.
+  Measurements m;
+  m.places = places(2, 2);
+  m.pairs = all_pairs(m.places, [&](int a, int b) {
+    if (a == 2 || b == 2) return 0.35;
+    return a == 1 && b == 3 ? 5.0 : 10.0;
+  });
+  const Verdict v = decide(m, OutlierRule{});
+  std::set<std::string> who;
+  for (const auto& f : v.findings) who.insert(f.label);
+  EXPECT_EQ(who, (std::set<std::string>{"rank 2", "pair 1-3"}));
+  EXPECT_EQ(suspects(v), (std::vector<std::vector<int>>{{1, 3}}));
+  m.rechecks = {{{1, 3}, 9.8}};
+  EXPECT_EQ(named(decide(m, OutlierRule{})), (std::vector<std::string>{"rank 2 by ranks over their inter-host pairs"}));
 }
 
 TEST(Verdict, ThreeRanksOneSlow) {
