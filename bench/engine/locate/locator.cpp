@@ -56,9 +56,11 @@ class Locator {
   void make_plan();
   Status straggler();
   Status pairs();
-  Result<std::vector<std::array<double, 4>>> pair_round(const Round& round, std::uint64_t bytes, std::uint64_t iterations);
+  Result<std::vector<std::array<double, 4>>> pair_round(const Round& round, std::uint64_t bytes,
+                                                        std::uint64_t iterations);
+  void note_round(const Round& round, int r, std::uint64_t iterations, const std::vector<std::array<double, 4>>& rows);
   Status groups();
-  Status group_kind(const std::vector<Group>& groups, std::uint64_t iterations, double& agreed_s);
+  Status group_kind(const std::vector<Group>& groups, std::uint64_t iterations, Agreed& a, double& cost_s);
   Status confirm();
   Result<double> recheck(const std::vector<int>& members, std::uint64_t bytes, std::uint64_t iterations, Agreed& a);
   void record_phase(const std::string& name, const PhasePlan& plan, double began_s, const std::string& cut);
@@ -83,7 +85,9 @@ class Locator {
   std::vector<Group> host_rings_;
   std::vector<Group> rail_rings_;
   double plan_start_s_ = 0;
-  double p2p_cost_s_ = 0;  // largest cost per iteration seen among the pair rounds
+  double p2p_cost_s_ = 0;  // cost per iteration of the last pair round (its slowest rank)
+  std::map<std::pair<int, int>, report::LocatePair> pair_info_;
+  std::map<std::pair<int, int>, std::vector<double>> pair_times_;  // per pass
   std::size_t steps_done_ = 0;
   std::size_t steps_total_ = 0;
 };
@@ -135,7 +139,7 @@ Status Locator::probe() {
   const auto per_iteration = [](const LoopSamples& s) { return s.elapsed_s / static_cast<double>(kProbeIterations); };
   COLLBENCH_ASSIGN_OR_RETURN(auto ar_lo, loops_.all_reduce(lo, 1, kProbeIterations));
   COLLBENCH_ASSIGN_OR_RETURN(auto ar_hi, loops_.all_reduce(hi, 1, kProbeIterations));
-  std::array<double, 6> v = {overhead, per_iteration(ar_lo), per_iteration(ar_hi), 0, 0, 0};
+  std::array<double, 7> v = {overhead, per_iteration(ar_lo), per_iteration(ar_hi), 0, 0, 0, 0};
   if (!rounds_.empty()) {
     const int partner = partner_in(rounds_.front(), boot_.rank());
     auto p_lo = loops_.p2p(lo, partner, partner, 1, kProbeIterations);
@@ -148,7 +152,10 @@ Status Locator::probe() {
       v[5] = 1;  // the backend has no point-to-point exchange
     }
   }
+  v[6] = elapsed();
+  // Every rank plans from these same figures, so that every rank takes the same steps.
   COLLBENCH_RETURN_IF_ERROR(boot_.allreduce(v, ReduceOp::kMax));
+  plan_start_s_ = v[6];
   inputs_.step_overhead_s = v[0];
   inputs_.all_reduce = CostModel::fit(lo, v[1], hi, v[2]);
   inputs_.p2p = CostModel::fit(lo, v[3], hi, v[4]);
@@ -173,7 +180,6 @@ void Locator::make_plan() {
   inputs_.max_bytes = o_.max_bytes;
   inputs_.pair_rounds = p2p_ok_ ? static_cast<int>(rounds_.size()) : 0;
   inputs_.group_kinds = p2p_ok_ ? (host_rings_.empty() ? 0 : 1) + (rail_rings_.empty() ? 0 : 1) : 0;
-  plan_start_s_ = elapsed();
   const double reserve = std::max(kReserveMinS, kReserveShare * o_.budget_s);
   inputs_.seconds = std::max(0.0, o_.budget_s - plan_start_s_ - reserve);
   plan_ = plan_locate(inputs_);
@@ -245,20 +251,33 @@ Result<std::vector<std::array<double, 4>>> Locator::pair_round(const Round& roun
   return gather_rows<4>(boot_, row);
 }
 
+// The slower end's median time of each pair of the round, kept per pass.
+void Locator::note_round(const Round& round, int r, std::uint64_t iterations,
+                         const std::vector<std::array<double, 4>>& rows) {
+  for (const RankPair& p : round) {
+    const std::pair<int, int> key{p.a, p.b};
+    pair_times_[key].push_back(std::max(rows[static_cast<std::size_t>(p.a)][0], rows[static_cast<std::size_t>(p.b)][0]));
+    if (pair_info_.count(key) != 0) continue;
+    report::LocatePair& lp = pair_info_[key];
+    lp.a = p.a;
+    lp.b = p.b;
+    lp.inter_host = o_.places[static_cast<std::size_t>(p.a)].host != o_.places[static_cast<std::size_t>(p.b)].host;
+    lp.round = r;
+    lp.iterations = iterations;
+  }
+}
+
 Status Locator::pairs() {
   const PhasePlan& plan = plan_.pairs;
   const double began = elapsed();
   const double deadline = plan_start_s_ + plan_.straggler.seconds + plan.seconds;
   std::string cut;
   const std::uint64_t bytes = plan.skipped ? 0 : plan.sizes.front();
-  const int n = boot_.size();
   const int per_pass = static_cast<int>(rounds_.size());
   report_.pair_bytes = bytes;
   report_.pair_rounds = per_pass;
   report_.pair_passes = plan.skipped ? 0 : plan.passes;
-  double cost = inputs_.p2p.at(bytes);
-  std::map<std::pair<int, int>, report::LocatePair> pairs;
-  std::map<std::pair<int, int>, std::vector<double>> times;  // one per pass
+  p2p_cost_s_ = inputs_.p2p.at(bytes);
   std::vector<Round> pass_rounds;
   Agreed a;
   if (!plan.skipped) {
@@ -266,40 +285,29 @@ Status Locator::pairs() {
   }
   for (int step = 0; step < plan.steps && !plan.skipped; ++step) {
     if (a.stop) return interrupted();
-    const std::uint64_t k = next_iterations(plan, inputs_.pairs, deadline, a.elapsed_s, plan.steps - step, cost);
+    const std::uint64_t k = next_iterations(plan, inputs_.pairs, deadline, a.elapsed_s, plan.steps - step, p2p_cost_s_);
     if (k == 0) {
       cut = "cut by the budget after " + std::to_string(step) + " of " + std::to_string(plan.steps) + " rounds";
       break;
     }
     const int r = step % per_pass;
-    if (r == 0) pass_rounds = relabel(rounds_, n, step / per_pass);
+    if (r == 0) pass_rounds = relabel(rounds_, boot_.size(), step / per_pass);
     const Round& round = pass_rounds[static_cast<std::size_t>(r)];
     COLLBENCH_ASSIGN_OR_RETURN(auto rows, pair_round(round, bytes, k));
     a = Agreed{};
-    cost = 0;
+    p2p_cost_s_ = 0;
     for (const auto& x : rows) {
-      cost = std::max(cost, x[1]);
+      p2p_cost_s_ = std::max(p2p_cost_s_, x[1]);
       a.elapsed_s = std::max(a.elapsed_s, x[2]);
       a.stop = a.stop || x[3] != 0;
     }
-    for (const RankPair& p : round) {
-      const std::pair<int, int> key{p.a, p.b};
-      times[key].push_back(std::max(rows[static_cast<std::size_t>(p.a)][0], rows[static_cast<std::size_t>(p.b)][0]));
-      if (pairs.count(key) != 0) continue;
-      report::LocatePair& lp = pairs[key];
-      lp.a = p.a;
-      lp.b = p.b;
-      lp.inter_host = o_.places[static_cast<std::size_t>(p.a)].host != o_.places[static_cast<std::size_t>(p.b)].host;
-      lp.round = r;
-      lp.iterations = k;
-    }
+    note_round(round, r, k, rows);
     report_.pair_steps_measured = step + 1;
     step_done("pairs", bytes);
   }
-  p2p_cost_s_ = cost;
-  for (auto& [key, lp] : pairs) {
-    lp.passes = static_cast<int>(times[key].size());
-    lp.time_us = median_of(times[key]);
+  for (auto& [key, lp] : pair_info_) {
+    lp.passes = static_cast<int>(pair_times_[key].size());
+    lp.time_us = median_of(pair_times_[key]);
     lp.gbps = lp.time_us > 0 ? static_cast<double>(bytes) / lp.time_us * 1e-3 : 0;
     measured_.pairs.push_back(lp);
   }
@@ -307,7 +315,9 @@ Status Locator::pairs() {
   return ok_status();
 }
 
-Status Locator::group_kind(const std::vector<Group>& groups, std::uint64_t iterations, double& agreed_s) {
+// One kind of groups at once; returns, agreed by all ranks, the clock and the cost per
+// iteration of the slowest rank.
+Status Locator::group_kind(const std::vector<Group>& groups, std::uint64_t iterations, Agreed& a, double& cost_s) {
   const std::uint64_t bytes = report_.group_bytes;
   RingPeers peers;
   for (const auto& g : groups) {
@@ -316,12 +326,14 @@ Status Locator::group_kind(const std::vector<Group>& groups, std::uint64_t itera
   }
   COLLBENCH_ASSIGN_OR_RETURN(LoopSamples mine, loops_.p2p(bytes, peers.send, peers.recv, inputs_.groups.warmup, iterations));
   const double median = peers.send >= 0 ? median_us(mine.iteration_us) : 0;
-  COLLBENCH_ASSIGN_OR_RETURN(auto rows, gather_rows<3>(boot_, {median, elapsed(), stop_flag()}));
-  agreed_s = 0;
-  bool stop = false;
+  const double cost = mine.elapsed_s / static_cast<double>(iterations);
+  COLLBENCH_ASSIGN_OR_RETURN(auto rows, gather_rows<4>(boot_, {median, cost, elapsed(), stop_flag()}));
+  a = Agreed{};
+  cost_s = 0;
   for (const auto& x : rows) {
-    agreed_s = std::max(agreed_s, x[1]);
-    stop = stop || x[2] != 0;
+    cost_s = std::max(cost_s, x[1]);
+    a.elapsed_s = std::max(a.elapsed_s, x[2]);
+    a.stop = a.stop || x[3] != 0;
   }
   for (const auto& g : groups) {
     report::LocateGroup lg{to_string(g.kind), g.label, g.ranks, iterations, 0, 0};
@@ -330,7 +342,7 @@ Status Locator::group_kind(const std::vector<Group>& groups, std::uint64_t itera
     measured_.groups.push_back(std::move(lg));
   }
   step_done(std::string(to_string(groups.front().kind)) + " rings", bytes);
-  return stop ? interrupted() : ok_status();
+  return ok_status();
 }
 
 Status Locator::groups() {
@@ -346,18 +358,16 @@ Status Locator::groups() {
   Agreed a;
   if (!plan.skipped) {
     COLLBENCH_ASSIGN_OR_RETURN(a, agree());
-    if (a.stop) return interrupted();
   }
   for (std::size_t i = 0; i < kinds.size() && !plan.skipped; ++i) {
+    if (a.stop) return interrupted();
     const std::uint64_t k =
         next_iterations(plan, inputs_.groups, deadline, a.elapsed_s, static_cast<int>(kinds.size() - i), cost);
     if (k == 0) {
       cut = "cut by the budget after " + std::to_string(i) + " of " + std::to_string(kinds.size()) + " kinds of groups";
       break;
     }
-    const auto t0 = Clock::now();
-    COLLBENCH_RETURN_IF_ERROR(group_kind(*kinds[i], k, a.elapsed_s));
-    cost = std::max(cost, std::chrono::duration<double>(Clock::now() - t0).count() / static_cast<double>(k));
+    COLLBENCH_RETURN_IF_ERROR(group_kind(*kinds[i], k, a, cost));
   }
   record_phase("groups", plan, began, cut);
   return ok_status();

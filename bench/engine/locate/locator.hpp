@@ -1,8 +1,10 @@
 // `collbench locate`: a bounded plan of measurements that names the slow host, rank, pair or
 // rail. Every rank runs it in step: a probe, a plan from the probe (plan.hpp), the straggler
 // phase (all_reduce arrival), the pair phase (round-robin sendrecv), the split-group phase
-// (rings within hosts and rails), then the verdict (verdict.hpp). Vendor-free: it sees only
-// the bootstrap and the Backend interface.
+// (rings within hosts and rails), the confirmation of suspects, then the verdict
+// (verdict.hpp). Every decision (sizes, repetitions, cuts, suspects) is taken from figures all
+// ranks share through the bootstrap, never from one rank's own clock, so that all ranks take
+// the same steps. Vendor-free: it sees only the bootstrap and the Backend interface.
 #pragma once
 
 #include <chrono>

@@ -154,7 +154,7 @@ LocatePlan plan_locate(const PlanInputs& in) {
     plan.confirm.sizes = plan.pairs.sizes;
     plan.confirm.iterations = plan.pairs.iterations;
   }
-  plan.confirm.note = "suspect pairs and rings, each measured alone";
+  plan.confirm.note = plan.confirm.skipped ? "no pairs measured" : "suspect pairs and rings, each measured alone";
   return plan;
 }
 

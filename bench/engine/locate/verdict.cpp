@@ -81,24 +81,20 @@ LocateComparison arrival_comparison(const Measurements& m) {
   return c;
 }
 
-// What a rank can do over one class of pairs: the upper quartile of its pairs' bandwidths. A
-// pair runs at the pace of its slower end, so a rank whose partners are mostly healthy shows
-// its own capability there, and one bad partner (a bad link) barely moves it.
-struct RankFigures {
-  std::vector<std::vector<double>> gbps;  // by rank: pairs of the class with unnamed partners
-};
-
-RankFigures class_figures(const Measurements& m, bool inter, const std::set<int>& named) {
-  RankFigures f;
-  f.gbps.resize(m.places.size());
+// Each rank's pair bandwidths in one class, leaving out the pairs of ranks already named.
+std::vector<std::vector<double>> class_gbps(const Measurements& m, bool inter, const std::set<int>& named) {
+  std::vector<std::vector<double>> gbps(m.places.size());
   for (const auto& p : m.pairs) {
     if (p.inter_host != inter || named.count(p.a) != 0 || named.count(p.b) != 0) continue;
-    f.gbps[static_cast<std::size_t>(p.a)].push_back(p.gbps);
-    f.gbps[static_cast<std::size_t>(p.b)].push_back(p.gbps);
+    gbps[static_cast<std::size_t>(p.a)].push_back(p.gbps);
+    gbps[static_cast<std::size_t>(p.b)].push_back(p.gbps);
   }
-  return f;
+  return gbps;
 }
 
+// What a rank can do over one class of pairs. A pair runs at the pace of its slower end, so
+// while most of a rank's partners are healthy the upper quartile shows the rank's own
+// capability, and one bad partner (a bad link) barely moves it.
 double upper_quartile(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const double pos = 0.75 * static_cast<double>(v.size() - 1);
@@ -112,9 +108,9 @@ LocateComparison rank_class_comparison(const Measurements& m, bool inter, const 
                                        const OutlierRule& rule) {
   LocateComparison c{inter ? "ranks over their inter-host pairs" : "ranks over their intra-host pairs", "pairs", "rank",
                      "rank_pair_gbps", "GB/s", false, "", {}};
-  const RankFigures f = class_figures(m, inter, named);
+  const auto gbps = class_gbps(m, inter, named);
   for (std::size_t r = 0; r < m.places.size(); ++r) {
-    const auto& v = f.gbps[r];
+    const auto& v = gbps[r];
     const double none = std::numeric_limits<double>::quiet_NaN();
     auto fig = figure(m, "rank " + std::to_string(r), {static_cast<int>(r)}, v.empty() ? none : upper_quartile(v));
     if (named.count(static_cast<int>(r)) != 0) {
@@ -130,10 +126,28 @@ LocateComparison rank_class_comparison(const Measurements& m, bool inter, const 
   return c;
 }
 
-// Ranks over their pairs, one at a time: the rank that is an outlier in the most classes (then
-// by the widest gap) is named, its pairs are set aside, and the rest judged again, so that a
-// slow rank does not drag its partners down with it. Each named rank keeps the figure it was
-// named by; the others show the last round's.
+// The rank to name next: an outlier in the most classes, then with the widest gap; -1 for none.
+int clearest_outlier(const std::vector<LocateComparison>& classes, std::size_t nranks) {
+  int best = -1;
+  std::pair<int, double> best_score{0, 0};
+  for (std::size_t r = 0; r < nranks; ++r) {
+    std::pair<int, double> score{0, 0};
+    for (const auto& c : classes) {
+      if (!c.figures[r].outlier) continue;
+      ++score.first;
+      score.second = std::max(score.second, c.figures[r].gap);
+    }
+    if (score.first > 0 && score > best_score) {
+      best_score = score;
+      best = static_cast<int>(r);
+    }
+  }
+  return best;
+}
+
+// Ranks over their pairs, one at a time: the clearest outlier is named, its pairs are set
+// aside, and the rest judged again, so that a slow rank does not drag its partners down with
+// it. Each named rank keeps the figures it was named by; the others show the last round's.
 void name_ranks_by_pairs(const Measurements& m, const OutlierRule& rule, Verdict& v, std::set<int>& named) {
   std::vector<bool> classes;
   for (bool inter : {false, true}) {
@@ -141,27 +155,16 @@ void name_ranks_by_pairs(const Measurements& m, const OutlierRule& rule, Verdict
       classes.push_back(inter);
     }
   }
+  const std::size_t n = m.places.size();
   std::set<int> by_pairs;
   std::vector<LocateComparison> last(classes.size());
-  std::vector<std::vector<LocateFigure>> at_naming(classes.size(), std::vector<LocateFigure>(m.places.size()));
+  std::vector<std::vector<LocateFigure>> at_naming(classes.size(), std::vector<LocateFigure>(n));
   while (true) {
     for (std::size_t k = 0; k < classes.size(); ++k) last[k] = rank_class_comparison(m, classes[k], by_pairs, rule);
-    int best = -1;
-    std::pair<int, double> best_score{0, 0};
-    for (std::size_t r = 0; r < m.places.size(); ++r) {
-      std::pair<int, double> score{0, 0};
-      for (const auto& c : last) {
-        if (!c.figures[r].outlier) continue;
-        ++score.first;
-        score.second = std::max(score.second, c.figures[r].gap);
-      }
-      if (score.first > 0 && score > best_score) {
-        best_score = score;
-        best = static_cast<int>(r);
-      }
-    }
+    const int best = clearest_outlier(last, n);
     if (best < 0) break;
-    for (std::size_t k = 0; k < classes.size(); ++k) at_naming[k][static_cast<std::size_t>(best)] = last[k].figures[static_cast<std::size_t>(best)];
+    const auto b = static_cast<std::size_t>(best);
+    for (std::size_t k = 0; k < classes.size(); ++k) at_naming[k][b] = last[k].figures[b];
     by_pairs.insert(best);
   }
   for (std::size_t k = 0; k < classes.size(); ++k) {
@@ -201,7 +204,8 @@ LocateComparison group_comparison(const Measurements& m, GroupKind kind, const s
 void apply_rechecks(LocateComparison& c, const Measurements& m, const OutlierRule& rule) {
   for (auto& f : c.figures) {
     if (!f.outlier) continue;
-    const auto it = std::find_if(m.rechecks.begin(), m.rechecks.end(), [&](const Recheck& r) { return r.ranks == f.ranks; });
+    const auto it =
+        std::find_if(m.rechecks.begin(), m.rechecks.end(), [&](const Recheck& r) { return r.ranks == f.ranks; });
     if (it == m.rechecks.end()) continue;
     f.details.push_back({"alone_gbps", it->gbps});
     const double below = f.reference - it->gbps;
@@ -252,11 +256,13 @@ Verdict decide(const Measurements& m, const OutlierRule& rule) {
     if (any) add(pair_comparison(m, inter, named), false);
   }
   for (GroupKind kind : {GroupKind::kHost, GroupKind::kRail}) {
-    const bool any = std::any_of(m.groups.begin(), m.groups.end(), [&](const auto& g) { return g.kind == to_string(kind); });
+    const bool any =
+        std::any_of(m.groups.begin(), m.groups.end(), [&](const auto& g) { return g.kind == to_string(kind); });
     if (any) add(group_comparison(m, kind, named), false);
   }
   name_whole_hosts(m, named, v);
-  const bool compared = std::any_of(v.comparisons.begin(), v.comparisons.end(), [](const auto& c) { return c.compared; });
+  const bool compared =
+      std::any_of(v.comparisons.begin(), v.comparisons.end(), [](const auto& c) { return c.compared; });
   if (!v.findings.empty()) {
     v.verdict = report::LocateVerdict::kOutlier;
   } else {
