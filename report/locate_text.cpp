@@ -105,7 +105,8 @@ void write_pairs(std::ostream& out, const LocateReport& rep) {
   for (const auto& p : rep.pairs) {
     out << right(std::to_string(p.a) + "-" + std::to_string(p.b), 11) << "  "
         << pad(p.inter_host ? "inter_host" : "intra_host", 10) << right(std::to_string(p.round), 6)
-        << right(std::to_string(p.passes), 7) << right(format_uint(p.iterations), 12) << right(format_fixed(p.time_us, 1), 12)
+        << right(std::to_string(p.passes), 7) << right(format_uint(p.iterations), 12)
+        << right(format_fixed(p.time_us, 1), 12)
         << right(format_fixed(p.gbps, 2), 10) << "\n";
   }
 }
@@ -164,7 +165,8 @@ void write_contention(std::ostream& out, const LocateReport& rep) {
   for (const auto& c : rep.comparisons) {
     for (const auto& f : c.figures) {
       if (f.recheck != "not_confirmed") continue;
-      const auto alone = std::find_if(f.details.begin(), f.details.end(), [](const auto& d) { return d.name == "alone_gbps"; });
+      const auto alone =
+          std::find_if(f.details.begin(), f.details.end(), [](const auto& d) { return d.name == "alone_gbps"; });
       out << "# note: " << f.label << " ran at " << figure_text(f.value, "GB/s") << " GB/s beside other traffic but "
           << (alone != f.details.end() ? figure_text(alone->value, "GB/s") : "-")
           << " GB/s alone: slowed by contention, not named\n";
@@ -204,7 +206,8 @@ void write_verdict(std::ostream& out, const LocateReport& rep) {
   for (const auto& f : rep.findings) {
     out << "#   " << describe_finding(rep, f) << ": " << f.comparison;
     if (!std::isnan(f.reference)) {
-      out << ": " << metric_words(f.metric) << " " << figure_text(f.value, f.unit) << " " << (f.unit == "GB/s" ? "GB/s " : "")
+      out << ": " << metric_words(f.metric) << " " << figure_text(f.value, f.unit) << " "
+          << (f.unit == "GB/s" ? "GB/s " : "")
           << "against a median of " << figure_text(f.reference, f.unit) << " for the others (" << percent(f.gap)
           << " below, " << format_mads(f.distance_mads) << " MADs)";
     }

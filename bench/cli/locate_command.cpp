@@ -92,7 +92,8 @@ void fill_context(report::LocateReport& rep, const std::vector<std::string>& arg
   for (std::size_t i = 0; i < info.size(); ++i) {
     const auto& r = info[i];
     rep.ranks.push_back({r.rank, places[i].host, places[i].local_rank, r.device, r.device_name, r.pci_bus_id, "", ""});
-    if (std::find(rep.hosts.begin(), rep.hosts.end(), places[i].host) == rep.hosts.end()) rep.hosts.push_back(places[i].host);
+    const auto& host = places[i].host;
+    if (std::find(rep.hosts.begin(), rep.hosts.end(), host) == rep.hosts.end()) rep.hosts.push_back(host);
   }
 }
 

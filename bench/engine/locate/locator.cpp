@@ -17,7 +17,7 @@ constexpr std::uint64_t kProbeIterations = 3;
 constexpr std::uint64_t kProbeLargeBytes = 1u << 20;
 constexpr double kReserveMinS = 0.5;     // verdict exchange and output
 constexpr double kReserveShare = 0.03;
-constexpr std::size_t kMaxRechecks = 8;  // suspects measured alone, at most
+constexpr std::size_t kMaxRechecks = 16;  // pairs and rings measured alone, at most
 
 // One fixed-size record per rank, gathered on every rank: the step's figures and what the
 // next step needs (elapsed time, stop requests), so that every rank decides alike.
@@ -29,6 +29,12 @@ Result<std::vector<std::array<double, N>>> gather_rows(bootstrap::Bootstrap& boo
 }
 
 double median_us(const std::vector<double>& samples) { return median_of(samples); }
+
+// How long a rank that sits a step out stays quiet: most of the step's expected length, so
+// that it rarely makes the others wait for it.
+double quiet_for(std::uint64_t warmup, std::uint64_t iterations, double cost_s) {
+  return 0.9 * static_cast<double>(warmup + iterations) * cost_s;
+}
 
 std::string phase_note(const PhasePlan& p) { return p.note; }
 
@@ -62,7 +68,9 @@ class Locator {
   Status groups();
   Status group_kind(const std::vector<Group>& groups, std::uint64_t iterations, Agreed& a, double& cost_s);
   Status confirm();
-  Result<double> recheck(const std::vector<int>& members, std::uint64_t bytes, std::uint64_t iterations, Agreed& a);
+  Result<double> recheck(const std::vector<int>& members, std::uint64_t bytes, std::uint64_t iterations, double cost_s,
+                         Agreed& a);
+  double measured_cost_s(const std::vector<int>& members) const;
   void record_phase(const std::string& name, const PhasePlan& plan, double began_s, const std::string& cut);
   void step_done(const std::string& what, std::uint64_t bytes);
   // Repetitions for the next step, or 0 when the phase must stop.
@@ -245,7 +253,8 @@ Status Locator::straggler() {
 Result<std::vector<std::array<double, 4>>> Locator::pair_round(const Round& round, std::uint64_t bytes,
                                                                std::uint64_t iterations) {
   const int partner = partner_in(round, boot_.rank());
-  COLLBENCH_ASSIGN_OR_RETURN(LoopSamples mine, loops_.p2p(bytes, partner, partner, inputs_.pairs.warmup, iterations));
+  COLLBENCH_ASSIGN_OR_RETURN(LoopSamples mine, loops_.p2p(bytes, partner, partner, inputs_.pairs.warmup, iterations,
+                                                          quiet_for(inputs_.pairs.warmup, iterations, p2p_cost_s_)));
   const std::array<double, 4> row = {median_us(mine.iteration_us), mine.elapsed_s / static_cast<double>(iterations),
                                      elapsed(), stop_flag()};
   return gather_rows<4>(boot_, row);
@@ -324,7 +333,8 @@ Status Locator::group_kind(const std::vector<Group>& groups, std::uint64_t itera
     const RingPeers p = ring_peers(g, boot_.rank());
     if (p.send >= 0) peers = p;
   }
-  COLLBENCH_ASSIGN_OR_RETURN(LoopSamples mine, loops_.p2p(bytes, peers.send, peers.recv, inputs_.groups.warmup, iterations));
+  COLLBENCH_ASSIGN_OR_RETURN(LoopSamples mine, loops_.p2p(bytes, peers.send, peers.recv, inputs_.groups.warmup, iterations,
+                                                          quiet_for(inputs_.groups.warmup, iterations, cost_s)));
   const double median = peers.send >= 0 ? median_us(mine.iteration_us) : 0;
   const double cost = mine.elapsed_s / static_cast<double>(iterations);
   COLLBENCH_ASSIGN_OR_RETURN(auto rows, gather_rows<4>(boot_, {median, cost, elapsed(), stop_flag()}));
@@ -375,9 +385,10 @@ Status Locator::groups() {
 
 // Only the suspect's ranks exchange (a pair, or a ring over its members); the others keep step.
 Result<double> Locator::recheck(const std::vector<int>& members, std::uint64_t bytes, std::uint64_t iterations,
-                                Agreed& a) {
+                                double cost_s, Agreed& a) {
   const RingPeers peers = ring_peers(Group{GroupKind::kHost, "", members}, boot_.rank());
-  COLLBENCH_ASSIGN_OR_RETURN(LoopSamples mine, loops_.p2p(bytes, peers.send, peers.recv, inputs_.pairs.warmup, iterations));
+  COLLBENCH_ASSIGN_OR_RETURN(LoopSamples mine, loops_.p2p(bytes, peers.send, peers.recv, inputs_.pairs.warmup, iterations,
+                                                          quiet_for(inputs_.pairs.warmup, iterations, cost_s)));
   const double median = peers.send >= 0 ? median_us(mine.iteration_us) : 0;
   COLLBENCH_ASSIGN_OR_RETURN(auto rows, gather_rows<3>(boot_, {median, elapsed(), stop_flag()}));
   a = Agreed{};
@@ -388,6 +399,17 @@ Result<double> Locator::recheck(const std::vector<int>& members, std::uint64_t b
   double time_us = 0;
   for (int r : members) time_us = std::max(time_us, rows[static_cast<std::size_t>(r)][0]);
   return time_us > 0 ? static_cast<double>(bytes) / time_us * 1e-3 : 0;
+}
+
+// What one iteration of a suspect cost when it was measured (every rank has the figures).
+double Locator::measured_cost_s(const std::vector<int>& members) const {
+  for (const auto& p : measured_.pairs) {
+    if (members.size() == 2 && p.a == members[0] && p.b == members[1]) return p.time_us * 1e-6;
+  }
+  for (const auto& g : measured_.groups) {
+    if (g.ranks == members) return g.time_us * 1e-6;
+  }
+  return p2p_cost_s_;
 }
 
 // Every rank holds every figure, so every rank finds the same suspects.
@@ -413,12 +435,13 @@ Status Locator::confirm() {
   for (std::size_t i = 0; i < todo.size(); ++i) {
     if (a.stop) return interrupted();
     const auto left = static_cast<int>(todo.size() - i);
-    const std::uint64_t k = next_iterations(plan, inputs_.pairs, deadline, a.elapsed_s, left, p2p_cost_s_);
+    const double cost = measured_cost_s(todo[i]);
+    const std::uint64_t k = next_iterations(plan, inputs_.pairs, deadline, a.elapsed_s, left, cost);
     if (k == 0) {
       cut = "cut by the budget after " + std::to_string(i) + " of " + std::to_string(todo.size()) + " suspects";
       break;
     }
-    COLLBENCH_ASSIGN_OR_RETURN(const double gbps, recheck(todo[i], bytes, k, a));
+    COLLBENCH_ASSIGN_OR_RETURN(const double gbps, recheck(todo[i], bytes, k, cost, a));
     measured_.rechecks.push_back({todo[i], gbps});
     step_done("confirm", bytes);
   }

@@ -64,7 +64,8 @@ Result<LoopSamples> Loops::all_reduce(std::uint64_t bytes, std::uint64_t warmup,
 }
 
 Result<LoopSamples> Loops::p2p(std::uint64_t bytes, int send_peer, int recv_peer, std::uint64_t warmup,
-                               std::uint64_t iterations) {
+                               std::uint64_t iterations, double quiet_s) {
+  const Clock::time_point began = Clock::now();
   backend::P2pCall call;
   call.count = bytes / kElem;
   call.send = send_.data();
@@ -98,6 +99,10 @@ Result<LoopSamples> Loops::p2p(std::uint64_t bytes, int send_peer, int recv_peer
     out.iteration_us[i] = micros(begin, Clock::now());
   }
   out.elapsed_s = micros(start, Clock::now()) * 1e-6;
+  if (send_peer < 0 && recv_peer < 0 && quiet_s > 0) {
+    const auto quiet = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(quiet_s));
+    std::this_thread::sleep_until(began + quiet);
+  }
   return out;
 }
 

@@ -35,9 +35,11 @@ class Loops {
   Result<LoopSamples> all_reduce(std::uint64_t bytes, std::uint64_t warmup, std::uint64_t iterations);
 
   // Every rank calls together; a rank without peers (-1) only keeps step. Per iteration: one
-  // exchange of `bytes` each way, synchronized.
+  // exchange of `bytes` each way, synchronized. A rank without peers then stays off the CPU
+  // until `quiet_s` after the loop began: waiting in the next exchange would busy-poll, and
+  // on a machine whose cores the ranks share that would slow the pairs being measured.
   Result<LoopSamples> p2p(std::uint64_t bytes, int send_peer, int recv_peer, std::uint64_t warmup,
-                          std::uint64_t iterations);
+                          std::uint64_t iterations, double quiet_s = 0);
 
  private:
   bool delayed(std::uint64_t bytes) const;

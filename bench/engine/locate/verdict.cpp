@@ -127,10 +127,11 @@ LocateComparison rank_class_comparison(const Measurements& m, bool inter, const 
 }
 
 // The rank to name next: an outlier in the most classes, then with the widest gap; -1 for none.
-int clearest_outlier(const std::vector<LocateComparison>& classes, std::size_t nranks) {
+int clearest_outlier(const std::vector<LocateComparison>& classes, std::size_t nranks, const std::set<int>& skip) {
   int best = -1;
   std::pair<int, double> best_score{0, 0};
   for (std::size_t r = 0; r < nranks; ++r) {
+    if (skip.count(static_cast<int>(r)) != 0) continue;
     std::pair<int, double> score{0, 0};
     for (const auto& c : classes) {
       if (!c.figures[r].outlier) continue;
@@ -145,9 +146,51 @@ int clearest_outlier(const std::vector<LocateComparison>& classes, std::size_t n
   return best;
 }
 
+const Recheck* find_recheck(const Measurements& m, const std::vector<int>& ranks) {
+  const auto it = std::find_if(m.rechecks.begin(), m.rechecks.end(), [&](const Recheck& r) { return r.ranks == ranks; });
+  return it == m.rechecks.end() ? nullptr : &*it;
+}
+
+// The pairs behind rank r's figure in one class: those with partners not yet named.
+std::vector<std::vector<int>> figure_pairs(const Measurements& m, bool inter, int r, const std::set<int>& named) {
+  std::vector<std::vector<int>> out;
+  for (const auto& p : m.pairs) {
+    if (p.inter_host != inter || (p.a != r && p.b != r) || named.count(p.a + p.b - r) != 0) continue;
+    out.push_back({p.a, p.b});
+  }
+  return out;
+}
+
+// A rank that only its pairs accuse, measured pair by pair alone: "confirmed" when its figure
+// from those is still beyond the rule where it was an outlier, "not_confirmed" when not, ""
+// when some pair was not re-measured (it is then named, as unconfirmed suspects are).
+std::string confirm_rank(const Measurements& m, const std::vector<bool>& classes, std::vector<LocateComparison>& last,
+                         int r, const std::set<int>& named, const OutlierRule& rule) {
+  const auto i = static_cast<std::size_t>(r);
+  bool still = false;
+  for (std::size_t k = 0; k < classes.size(); ++k) {
+    LocateFigure& f = last[k].figures[i];
+    if (!f.outlier) continue;
+    std::vector<double> alone;
+    for (const auto& pair : figure_pairs(m, classes[k], r, named)) {
+      const Recheck* rc = find_recheck(m, pair);
+      if (rc == nullptr) return "";
+      alone.push_back(rc->gbps);
+    }
+    if (alone.empty()) return "";
+    const double figure_alone = upper_quartile(alone);
+    f.details.push_back({"alone_gbps", figure_alone});
+    const double below = f.reference - figure_alone;
+    still = still || (below / f.reference >= rule.min_gap && below > rule.threshold_mads * f.spread);
+  }
+  return still ? "confirmed" : "not_confirmed";
+}
+
 // Ranks over their pairs, one at a time: the clearest outlier is named, its pairs are set
 // aside, and the rest judged again, so that a slow rank does not drag its partners down with
-// it. Each named rank keeps the figures it was named by; the others show the last round's.
+// it. A rank that arrival did not name must survive its pairs measured alone (`cleared` ones
+// did not). Each named or cleared rank keeps the figures of that moment; the others show the
+// last round's.
 void name_ranks_by_pairs(const Measurements& m, const OutlierRule& rule, Verdict& v, std::set<int>& named) {
   std::vector<bool> classes;
   for (bool inter : {false, true}) {
@@ -157,18 +200,30 @@ void name_ranks_by_pairs(const Measurements& m, const OutlierRule& rule, Verdict
   }
   const std::size_t n = m.places.size();
   std::set<int> by_pairs;
+  std::set<int> cleared;
   std::vector<LocateComparison> last(classes.size());
-  std::vector<std::vector<LocateFigure>> at_naming(classes.size(), std::vector<LocateFigure>(n));
+  std::vector<std::vector<LocateFigure>> kept(classes.size(), std::vector<LocateFigure>(n));
   while (true) {
     for (std::size_t k = 0; k < classes.size(); ++k) last[k] = rank_class_comparison(m, classes[k], by_pairs, rule);
-    const int best = clearest_outlier(last, n);
+    const int best = clearest_outlier(last, n, cleared);
     if (best < 0) break;
     const auto b = static_cast<std::size_t>(best);
-    for (std::size_t k = 0; k < classes.size(); ++k) at_naming[k][b] = last[k].figures[b];
-    by_pairs.insert(best);
+    const bool corroborated = named.count(best) != 0;  // by arrival
+    const std::string recheck = corroborated ? "" : confirm_rank(m, classes, last, best, by_pairs, rule);
+    for (std::size_t k = 0; k < classes.size(); ++k) {
+      if (!corroborated && recheck.empty() && last[k].figures[b].outlier) {
+        for (auto& pair : figure_pairs(m, classes[k], best, by_pairs)) v.recheck_pairs.push_back(std::move(pair));
+      }
+      kept[k][b] = last[k].figures[b];
+      if (!kept[k][b].outlier) continue;
+      kept[k][b].recheck = recheck;
+      kept[k][b].outlier = recheck != "not_confirmed";
+    }
+    (recheck == "not_confirmed" ? cleared : by_pairs).insert(best);
   }
   for (std::size_t k = 0; k < classes.size(); ++k) {
-    for (int r : by_pairs) last[k].figures[static_cast<std::size_t>(r)] = at_naming[k][static_cast<std::size_t>(r)];
+    for (int r : by_pairs) last[k].figures[static_cast<std::size_t>(r)] = kept[k][static_cast<std::size_t>(r)];
+    for (int r : cleared) last[k].figures[static_cast<std::size_t>(r)] = kept[k][static_cast<std::size_t>(r)];
     collect(last[k], v, &named);
     v.comparisons.push_back(std::move(last[k]));
   }
@@ -204,9 +259,8 @@ LocateComparison group_comparison(const Measurements& m, GroupKind kind, const s
 void apply_rechecks(LocateComparison& c, const Measurements& m, const OutlierRule& rule) {
   for (auto& f : c.figures) {
     if (!f.outlier) continue;
-    const auto it =
-        std::find_if(m.rechecks.begin(), m.rechecks.end(), [&](const Recheck& r) { return r.ranks == f.ranks; });
-    if (it == m.rechecks.end()) continue;
+    const Recheck* it = find_recheck(m, f.ranks);
+    if (it == nullptr) continue;
     f.details.push_back({"alone_gbps", it->gbps});
     const double below = f.reference - it->gbps;
     const bool still = f.reference > 0 && below / f.reference >= rule.min_gap && below > rule.threshold_mads * f.spread;
@@ -273,12 +327,16 @@ Verdict decide(const Measurements& m, const OutlierRule& rule) {
 
 std::vector<std::vector<int>> suspects(const Verdict& v) {
   std::vector<std::vector<int>> out;
+  const auto add = [&](std::vector<int> ranks) {
+    if (std::find(out.begin(), out.end(), ranks) == out.end()) out.push_back(std::move(ranks));
+  };
   for (const auto& c : v.comparisons) {
     if (c.subject == "rank") continue;
     for (const auto& f : c.figures) {
-      if (f.outlier) out.push_back(f.ranks);
+      if (f.outlier) add(f.ranks);
     }
   }
+  for (const auto& pair : v.recheck_pairs) add(pair);
   return out;
 }
 

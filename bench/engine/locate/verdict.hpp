@@ -12,6 +12,9 @@
 //      so that a slow rank does not make its partners look slow;
 //   3. intra-host pairs and 4. inter-host pairs, in GB/s;
 //   5. host rings (all ranks of a host) and 6. rail rings (the same local rank on every host).
+// A rank named by 2 but not by 1 is a suspect too: it is named only if its figure from its
+// pairs measured alone is still an outlier; otherwise it is cleared and the ranking goes on
+// without it.
 // A rank named by 1 or 2 explains the pairs and groups it belongs to: those are set aside
 // from 3-6, so one culprit is named once. A pair or ring found slow in 3-6 is a suspect: it
 // is named only when, measured again alone (a Recheck), it is still an outlier against the
@@ -52,11 +55,14 @@ struct Verdict {
   std::vector<report::LocateComparison> comparisons;
   std::vector<report::LocateFinding> findings;
   report::LocateVerdict verdict = report::LocateVerdict::kNothingCompared;
+  // The pairs behind ranks that only their pairs accuse and that were not re-measured yet.
+  std::vector<std::vector<int>> recheck_pairs;
 };
 
 Verdict decide(const Measurements& m, const OutlierRule& rule);
 
-// The pairs and rings that decide() would name before any recheck: what to measure alone.
+// What to measure alone before the final verdict: the pairs and rings decide() names, and the
+// pairs behind each rank that only its pairs accuse.
 std::vector<std::vector<int>> suspects(const Verdict& v);
 
 }  // namespace collbench::engine::locate

@@ -76,7 +76,8 @@ LocateReport sample(bool outlier) {
   r.comparisons.push_back(p);
   if (outlier) {
     const double inf = std::numeric_limits<double>::infinity();
-    r.findings.push_back({"rank", "rank 2", {2}, {"vm"}, "all_reduce arrival", "punctuality", "share", 0.01, 0.99, inf, 0.99});
+    r.findings.push_back(
+        {"rank", "rank 2", {2}, {"vm"}, "all_reduce arrival", "punctuality", "share", 0.01, 0.99, inf, 0.99});
     const double nan = std::numeric_limits<double>::quiet_NaN();
     r.findings.push_back({"host", "host vm", {0, 1, 2, 3}, {"vm"}, "every rank of the host named", "ranks_named", "ranks",
                           4, nan, nan, nan});
