@@ -19,6 +19,7 @@ constexpr std::array kDocs = {
     ExitCodeDoc{ExitCode::kIo, "I/O error while reading or writing a file"},
     ExitCodeDoc{ExitCode::kRegression, "compare: a result regressed beyond the threshold"},
     ExitCodeDoc{ExitCode::kMismatch, "topo: hosts that should match differ (missing device, slower link, ...)"},
+    ExitCodeDoc{ExitCode::kOutlier, "locate: an outlier was found (a host, rank, pair or rail far slower than the rest)"},
 };
 
 }  // namespace
@@ -37,6 +38,7 @@ ExitCode exit_code_for(const Status& status) {
     case ErrorCode::kIo: return ExitCode::kIo;
     case ErrorCode::kRegression: return ExitCode::kRegression;
     case ErrorCode::kMismatch: return ExitCode::kMismatch;
+    case ErrorCode::kOutlier: return ExitCode::kOutlier;
   }
   return ExitCode::kInternal;
 }

@@ -21,6 +21,7 @@ enum class ExitCode : int {
   kIo = 9,
   kRegression = 10,
   kMismatch = 11,
+  kOutlier = 12,
 };
 
 struct ExitCodeDoc {

@@ -28,6 +28,7 @@ std::string_view error_code_name(ErrorCode code) {
     case ErrorCode::kIo: return "I/O error";
     case ErrorCode::kRegression: return "regression";
     case ErrorCode::kMismatch: return "mismatch";
+    case ErrorCode::kOutlier: return "outlier";
   }
   return "unknown error";
 }

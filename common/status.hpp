@@ -24,6 +24,7 @@ enum class ErrorCode {
   kIo,            // a file could not be read or written
   kRegression,    // compare found a slower result
   kMismatch,      // hosts that should be identical are not (topology acceptance)
+  kOutlier,       // locate found a host, rank or pair far slower than the rest
 };
 
 std::string_view error_code_name(ErrorCode code);

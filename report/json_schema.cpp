@@ -7,9 +7,11 @@
 #include <optional>
 #include <string>
 
+#include "collbench_locate_schema.hpp"     // generated from report/schema/locate.schema.json
 #include "collbench_preflight_schema.hpp"  // generated from report/schema/preflight.schema.json
 #include "collbench_run_schema.hpp"        // generated from report/schema/run.schema.json
 #include "report/json_internal.hpp"
+#include "report/locate_record.hpp"
 #include "report/preflight_record.hpp"
 #include "report/record.hpp"
 
@@ -315,6 +317,7 @@ std::span<const DocumentKind> document_kinds() {
   static constexpr DocumentKind kKinds[] = {
       {kRunSchemaName, kRunSchemaVersion, kRunSchemaJson, "collbench run"},
       {kPreflightSchemaName, kPreflightSchemaVersion, kPreflightSchemaJson, "collbench preflight"},
+      {kLocateSchemaName, kLocateSchemaVersion, kLocateSchemaJson, "collbench locate"},
   };
   return kKinds;
 }

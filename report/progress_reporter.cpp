@@ -16,7 +16,7 @@ constexpr const char* kClearLine = "\r\033[K";
 
 std::string format_progress(const Progress& p) {
   std::string line = "[collbench] " + p.collective + " " + format_bytes(p.size_bytes) + "  " +
-                     format_uint(p.rows_done) + "/" + format_uint(p.rows_total) + " rows  elapsed " +
+                     format_uint(p.rows_done) + "/" + format_uint(p.rows_total) + " " + p.unit + "  elapsed " +
                      format_fixed(p.elapsed_s, 1) + " s";
   if (p.estimated_total_s > 0) {
     line += "  eta " + format_fixed(std::max(0.0, p.estimated_total_s - p.elapsed_s), 0) + " s";

@@ -19,6 +19,7 @@ struct Progress {
   std::size_t rows_total = 0;
   double elapsed_s = 0;
   double estimated_total_s = 0;  // 0 when unknown
+  std::string unit = "rows";     // what rows_done counts ("steps" for locate)
 };
 
 class Reporter {

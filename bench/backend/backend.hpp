@@ -46,6 +46,20 @@ struct Call {
   bool in_place = false;
 };
 
+// One point-to-point step (nccl-tests' sendrecv with chosen peers): this rank sends `count`
+// elements of `type` from `send` to `send_peer` and receives as many into `recv` from
+// `recv_peer`. A peer of -1 means none; both may be the same rank (a pairwise exchange) or
+// differ (a ring restricted to a group). Peers must agree: when rank a sends to b, b receives
+// from a in the same step.
+struct P2pCall {
+  DataType type = DataType::kFloat;
+  std::uint64_t count = 0;
+  const void* send = nullptr;
+  void* recv = nullptr;
+  int send_peer = -1;
+  int recv_peer = -1;
+};
+
 // Timestamps taken between launches. mark() must be cheap and allocation-free: it runs inside
 // the timed loop. On GPUs these are stream events, so they time the device, not the host.
 class IterationClock {
@@ -84,6 +98,15 @@ class Backend {
 
   // May return before the collective completes; synchronize() waits for all launched work.
   virtual Status launch(const Call& call) = 0;
+  // Every rank of the job calls launch_p2p in the same steps, like a collective, each naming
+  // its own peers (a rank without peers in a step passes -1 for both, with the same type and
+  // count): backends that can only move data through collective exchanges need every rank.
+  // Point-to-point backends (MPI, NCCL: ncclSend/ncclRecv in one group) ignore a call without
+  // peers. May return before the transfer completes, like launch(). Used by `collbench locate`.
+  // The default says the backend has none (a backend written before this interface existed).
+  virtual Status launch_p2p(const P2pCall& /*call*/) {
+    return Status::error(ErrorCode::kUnsupported, info().name + " backend: no point-to-point exchange");
+  }
   virtual Status synchronize() = 0;
   virtual IterationClock& clock() = 0;
 

@@ -24,6 +24,7 @@ class BootstrapBackend final : public HostMemoryBackend {
   std::optional<std::string> unsupported(Collective, DataType, ReduceOp, int) const override { return std::nullopt; }
   Status synchronize() override { return ok_status(); }
   Status launch(const Call& call) override;
+  Status launch_p2p(const P2pCall& call) override;
 
  private:
   // Every rank's `bytes` starting at `src`, in rank order.
@@ -91,6 +92,23 @@ Status BootstrapBackend::launch(const Call& call) {
       }
       break;
   }
+  return ok_status();
+}
+
+// Every rank contributes its send block (zeros without a send peer), so that the exchange
+// through the bootstrap has the same length everywhere; each then keeps its sender's block.
+Status BootstrapBackend::launch_p2p(const P2pCall& call) {
+  if (call.send_peer >= boot_.size() || call.recv_peer >= boot_.size()) {
+    return Status::error(ErrorCode::kInternal, "point-to-point peer out of range");
+  }
+  const std::uint64_t bytes = call.count * traits(call.type).size;
+  if (call.send_peer >= 0) {
+    COLLBENCH_RETURN_IF_ERROR(gather_all(call.send, bytes));
+  } else {
+    const std::vector<std::byte> none(bytes);
+    COLLBENCH_RETURN_IF_ERROR(gather_all(none.data(), bytes));
+  }
+  if (call.recv_peer >= 0) std::memcpy(call.recv, block(call.recv_peer, 0), bytes);
   return ok_status();
 }
 

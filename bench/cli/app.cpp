@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <chrono>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -9,6 +10,7 @@
 
 #include "bench/cli/compare_command.hpp"
 #include "bench/cli/launch_env.hpp"
+#include "bench/cli/locate_command.hpp"
 #include "bench/cli/preflight_command.hpp"
 #include "bench/cli/report_command.hpp"
 #include "bench/cli/run_command.hpp"
@@ -114,6 +116,7 @@ int drop_in_main(const std::string& collective, int argc, char** argv, SignalSto
 }  // namespace
 
 int main(int argc, char** argv) {
+  const auto start = std::chrono::steady_clock::now();  // locate's budget counts from here
   // Before anything starts a thread (MPI does), so that every thread inherits the mask.
   SignalStop signals;
   const std::vector<std::string> args(argv, argv + argc);
@@ -143,9 +146,15 @@ int main(int argc, char** argv) {
   TopoCommand topo_cmd;
   add_topo_flags(*topo, topo_cmd);
 
+  CLI::App* locate = app.add_subcommand("locate", "Find the slow host, rank (GPU/NIC), pair or rail within a time budget: "
+                                                 "straggler timing, round-robin pairs, split groups; exit 12 when found");
+  locate->footer(footer());
+  RawLocateFlags raw_locate;
+  add_locate_flags(*locate, raw_locate);
+
   CLI::App* validate = app.add_subcommand("validate", "Check JSON files written by collbench against their schema");
   std::vector<std::string> files;
-  validate->add_option("file", files, "JSON files written by collbench run/preflight -J")->required();
+  validate->add_option("file", files, "JSON files written by collbench run/preflight/locate -J")->required();
 
   CLI::App* compare = app.add_subcommand("compare", "Compare two run files point by point (exit 10 when NEW regressed "
                                                     "beyond noise), or rank several with --nodes");
@@ -169,6 +178,11 @@ int main(int argc, char** argv) {
     const std::string generator = "collbench " + version() + " (" + git_commit() + ")";
     const Status s = *compare ? compare_command(raw_compare, std::cout) : report_command(raw_report, generator, std::cout);
     return s.ok() ? 0 : report_error(s, "");
+  }
+  if (*locate) {
+    auto cmd = resolve_locate_flags(raw_locate);
+    if (!cmd.ok()) return early_error(cmd.status(), speaker);
+    return finish(locate_command(*cmd, args, signals, start));
   }
   if (*preflight) {
     auto cmd = resolve_preflight_flags(raw_preflight);

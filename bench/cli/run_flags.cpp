@@ -204,6 +204,7 @@ Result<engine::FaultPlan> parse_fault(std::string_view spec) {
     else if (key == "after-size") plan.kill_after_bytes = v;
     else if (key == "slow-rank") plan.slow_rank = static_cast<int>(v);
     else if (key == "delay-us") plan.slow_us = v;
+    else if (key == "split-hosts") plan.split_hosts = static_cast<int>(v);
     else return bad("unknown key '" + std::string(key) + "'");
   }
   return plan;
@@ -314,6 +315,9 @@ Result<RunCommand> resolve_run_flags(const RawRunFlags& raw) {
   COLLBENCH_ASSIGN_OR_RETURN(cmd.timeout_s, parse_timeout(raw.timeout));
   if (!raw.fault.empty()) {
     COLLBENCH_ASSIGN_OR_RETURN(o.fault, parse_fault(raw.fault));
+    if (o.fault.split_hosts != 0) {
+      return Status::error(ErrorCode::kUsage, "--fault: split-hosts is for collbench locate only");
+    }
   }
   COLLBENCH_RETURN_IF_ERROR(check_session_choices(raw.bootstrap, raw.backend));
   cmd.output_file = raw.output_file;

@@ -24,6 +24,9 @@ struct FaultPlan {
   // Sleep this long before each collective on this rank (a straggler).
   std::optional<int> slow_rank;
   std::uint64_t slow_us = 0;
+  // locate only: pretend the ranks sit on this many hosts (consecutive blocks), so that one
+  // machine exercises the inter-host pairs and the split groups.
+  int split_hosts = 0;
 };
 
 enum class Average : int { kRank0 = 0, kMean = 1, kMin = 2, kMax = 3 };

@@ -45,6 +45,7 @@ class MpiBackend final : public HostMemoryBackend {
   }
 
   Status launch(const Call& call) override;
+  Status launch_p2p(const P2pCall& call) override;
   Status synchronize() override { return ok_status(); }  // every MPI call here is blocking
   int rank() const { return rank_; }
   int size() const { return size_; }
@@ -155,6 +156,19 @@ Status MpiBackend::movement(const Call& call) {
 Status MpiBackend::launch(const Call& call) {
   if (!coll::traits(call.collective).takes_op) return movement(call);
   return reduction(call, call.op == ReduceOp::kPreMulSum ? premultiplied(call) : call.send);
+}
+
+// MPI_PROC_NULL makes a missing peer a no-op on that side; a tag of its own keeps these
+// apart from the hypercube exchange on the same communicator.
+Status MpiBackend::launch_p2p(const P2pCall& call) {
+  if (call.send_peer < 0 && call.recv_peer < 0) return ok_status();
+  constexpr int kTag = 2;
+  const MPI_Datatype type = types_.datatype(call.type);
+  const int n = as_int(call.count);
+  const int to = call.send_peer < 0 ? MPI_PROC_NULL : call.send_peer;
+  const int from = call.recv_peer < 0 ? MPI_PROC_NULL : call.recv_peer;
+  COLLBENCH_MPI_TRY(MPI_Sendrecv(call.send, n, type, to, kTag, call.recv, n, type, from, kTag, comm_, MPI_STATUS_IGNORE));
+  return ok_status();
 }
 
 // log2(n) rounds; in round k each rank swaps everything it holds with the rank 2^k away.

@@ -54,6 +54,7 @@ TEST(ExitCodes, DocumentedAndDistinct) {
   EXPECT_EQ(static_cast<int>(exit_code_for(Status::error(ErrorCode::kWrongData, "x"))), 7);
   EXPECT_EQ(static_cast<int>(exit_code_for(Status::error(ErrorCode::kUsage, "x"))), 2);
   EXPECT_EQ(static_cast<int>(exit_code_for(Status::error(ErrorCode::kTimeout, "x"))), 4);
+  EXPECT_EQ(static_cast<int>(exit_code_for(Status::error(ErrorCode::kOutlier, "x"))), 12);
 }
 
 }  // namespace

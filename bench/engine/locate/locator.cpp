@@ -1,0 +1,495 @@
+#include "bench/engine/locate/locator.hpp"
+
+#include <algorithm>
+#include <array>
+#include <map>
+
+#include "bench/engine/locate/loops.hpp"
+#include "bench/engine/locate/plan.hpp"
+#include "bench/engine/locate/verdict.hpp"
+#include "common/units.hpp"
+
+namespace collbench::engine::locate {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr std::uint64_t kProbeIterations = 3;
+constexpr std::uint64_t kProbeLargeBytes = 1u << 20;
+constexpr double kReserveMinS = 0.5;     // verdict exchange and output
+constexpr double kReserveShare = 0.03;
+constexpr std::size_t kMaxRechecks = 16;  // pairs and rings measured alone, at most
+
+// One fixed-size record per rank, gathered on every rank: the step's figures and what the
+// next step needs (elapsed time, stop requests), so that every rank decides alike.
+template <std::size_t N>
+Result<std::vector<std::array<double, N>>> gather_rows(bootstrap::Bootstrap& boot, const std::array<double, N>& mine) {
+  std::vector<std::array<double, N>> all(static_cast<std::size_t>(boot.size()));
+  COLLBENCH_RETURN_IF_ERROR(boot.allgather(std::as_bytes(std::span(mine)), std::as_writable_bytes(std::span(all))));
+  return all;
+}
+
+double median_us(const std::vector<double>& samples) { return median_of(samples); }
+
+// How long a rank that sits a step out stays quiet: most of the step's expected length, so
+// that it rarely makes the others wait for it.
+double quiet_for(std::uint64_t warmup, std::uint64_t iterations, double cost_s) {
+  return 0.9 * static_cast<double>(warmup + iterations) * cost_s;
+}
+
+std::string phase_note(const PhasePlan& p) { return p.note; }
+
+class Locator {
+ public:
+  Locator(const LocateOptions& o, bootstrap::Bootstrap& boot, backend::Backend& backend, Watchdog* watchdog,
+          const ProgressSink& progress, std::stop_token stop)
+      : o_(o), boot_(boot), backend_(backend), loops_(boot, backend, o.fault, watchdog), progress_(progress),
+        stop_(std::move(stop)) {}
+
+  Result<report::LocateReport> run();
+
+ private:
+  struct Agreed {
+    double elapsed_s = 0;
+    bool stop = false;
+  };
+
+  double elapsed() const { return std::chrono::duration<double>(Clock::now() - o_.start).count(); }
+  double stop_flag() const { return stop_.stop_requested() ? 1.0 : 0.0; }
+  Result<Agreed> agree();
+  Status interrupted() const { return Status::error(ErrorCode::kInterrupted, "locate interrupted by a signal"); }
+
+  Status probe();
+  void make_plan();
+  Status straggler();
+  Status pairs();
+  Result<std::vector<std::array<double, 4>>> pair_round(const Round& round, std::uint64_t bytes,
+                                                        std::uint64_t iterations);
+  void note_round(const Round& round, int r, std::uint64_t iterations, const std::vector<std::array<double, 4>>& rows);
+  Status groups();
+  Status group_kind(const std::vector<Group>& groups, std::uint64_t iterations, Agreed& a, double& cost_s);
+  Status confirm();
+  Result<double> recheck(const std::vector<int>& members, std::uint64_t bytes, std::uint64_t iterations, double cost_s,
+                         Agreed& a);
+  double measured_cost_s(const std::vector<int>& members) const;
+  void record_phase(const std::string& name, const PhasePlan& plan, double began_s, const std::string& cut);
+  void step_done(const std::string& what, std::uint64_t bytes);
+  // Repetitions for the next step, or 0 when the phase must stop.
+  std::uint64_t next_iterations(const PhasePlan& plan, const Repetitions& reps, double deadline_s, double agreed_s,
+                                int steps_left, double cost_s) const;
+
+  const LocateOptions& o_;
+  bootstrap::Bootstrap& boot_;
+  backend::Backend& backend_;
+  Loops loops_;
+  const ProgressSink& progress_;
+  std::stop_token stop_;
+
+  report::LocateReport report_;
+  Measurements measured_;
+  PlanInputs inputs_;
+  LocatePlan plan_;
+  bool p2p_ok_ = true;
+  std::vector<Round> rounds_;
+  std::vector<Group> host_rings_;
+  std::vector<Group> rail_rings_;
+  double plan_start_s_ = 0;
+  double p2p_cost_s_ = 0;  // cost per iteration of the last pair round (its slowest rank)
+  std::map<std::pair<int, int>, report::LocatePair> pair_info_;
+  std::map<std::pair<int, int>, std::vector<double>> pair_times_;  // per pass
+  std::size_t steps_done_ = 0;
+  std::size_t steps_total_ = 0;
+};
+
+Result<Locator::Agreed> Locator::agree() {
+  std::array<double, 2> v = {elapsed(), stop_flag()};
+  COLLBENCH_RETURN_IF_ERROR(boot_.allreduce(v, ReduceOp::kMax));
+  return Agreed{v[0], v[1] != 0};
+}
+
+std::uint64_t Locator::next_iterations(const PhasePlan& plan, const Repetitions& reps, double deadline_s,
+                                       double agreed_s, int steps_left, double cost_s) const {
+  const std::uint64_t fit = iterations_that_fit(deadline_s - agreed_s, steps_left, cost_s, inputs_.step_overhead_s, reps);
+  return std::min(plan.iterations, fit);
+}
+
+void Locator::step_done(const std::string& what, std::uint64_t bytes) {
+  ++steps_done_;
+  if (!progress_) return;
+  report::Progress p;
+  p.collective = "locate " + what;
+  p.size_bytes = bytes;
+  p.rows_done = steps_done_;
+  p.rows_total = std::max(steps_total_, steps_done_);
+  p.unit = "steps";
+  p.elapsed_s = elapsed();
+  p.estimated_total_s = plan_start_s_ + plan_.straggler.predicted_s + plan_.pairs.predicted_s + plan_.groups.predicted_s;
+  progress_(p);
+}
+
+void Locator::record_phase(const std::string& name, const PhasePlan& plan, double began_s, const std::string& cut) {
+  report::LocatePhase ph;
+  ph.name = name;
+  ph.planned_s = plan.seconds;
+  ph.spent_s = plan.skipped ? 0 : elapsed() - began_s;
+  ph.status = plan.skipped ? "skipped" : (cut.empty() ? "done" : "cut");
+  ph.note = plan.skipped ? phase_note(plan) : (cut.empty() ? phase_note(plan) : cut);
+  report_.phases.push_back(std::move(ph));
+}
+
+Status Locator::probe() {
+  const double began = elapsed();
+  const auto t0 = Clock::now();
+  for (int i = 0; i < 3; ++i) COLLBENCH_RETURN_IF_ERROR(agree().status());
+  const double overhead = std::chrono::duration<double>(Clock::now() - t0).count() / 3;
+
+  const std::uint64_t lo = o_.min_bytes;
+  const std::uint64_t hi = std::max(lo, std::min(o_.max_bytes, kProbeLargeBytes));
+  const auto per_iteration = [](const LoopSamples& s) { return s.elapsed_s / static_cast<double>(kProbeIterations); };
+  COLLBENCH_ASSIGN_OR_RETURN(auto ar_lo, loops_.all_reduce(lo, 1, kProbeIterations));
+  COLLBENCH_ASSIGN_OR_RETURN(auto ar_hi, loops_.all_reduce(hi, 1, kProbeIterations));
+  std::array<double, 7> v = {overhead, per_iteration(ar_lo), per_iteration(ar_hi), 0, 0, 0, 0};
+  if (!rounds_.empty()) {
+    const int partner = partner_in(rounds_.front(), boot_.rank());
+    auto p_lo = loops_.p2p(lo, partner, partner, 1, kProbeIterations);
+    if (!p_lo.ok() && p_lo.status().code() != ErrorCode::kUnsupported) return p_lo.status();
+    if (p_lo.ok()) {
+      COLLBENCH_ASSIGN_OR_RETURN(auto p_hi, loops_.p2p(hi, partner, partner, 1, kProbeIterations));
+      v[3] = per_iteration(*p_lo);
+      v[4] = per_iteration(p_hi);
+    } else {
+      v[5] = 1;  // the backend has no point-to-point exchange
+    }
+  }
+  v[6] = elapsed();
+  // Every rank plans from these same figures, so that every rank takes the same steps.
+  COLLBENCH_RETURN_IF_ERROR(boot_.allreduce(v, ReduceOp::kMax));
+  plan_start_s_ = v[6];
+  inputs_.step_overhead_s = v[0];
+  inputs_.all_reduce = CostModel::fit(lo, v[1], hi, v[2]);
+  inputs_.p2p = CostModel::fit(lo, v[3], hi, v[4]);
+  p2p_ok_ = v[5] == 0;
+  if (!p2p_ok_) report_.notes.push_back("the " + backend_.info().name + " backend has no point-to-point exchange: "
+                                        "pairs and split groups were not measured");
+  PhasePlan done;
+  done.seconds = elapsed() - began;
+  record_phase("probe", done, began, "");
+  return ok_status();
+}
+
+void Locator::make_plan() {
+  const auto hosts = host_groups(o_.places);
+  if (hosts.size() >= 2) {
+    host_rings_ = measurable(hosts);
+    rail_rings_ = measurable(rail_groups(o_.places));
+    if (host_rings_.size() < 2) host_rings_.clear();
+    if (rail_rings_.size() < 2) rail_rings_.clear();
+  }
+  inputs_.min_bytes = o_.min_bytes;
+  inputs_.max_bytes = o_.max_bytes;
+  inputs_.pair_rounds = p2p_ok_ ? static_cast<int>(rounds_.size()) : 0;
+  inputs_.group_kinds = p2p_ok_ ? (host_rings_.empty() ? 0 : 1) + (rail_rings_.empty() ? 0 : 1) : 0;
+  const double reserve = std::max(kReserveMinS, kReserveShare * o_.budget_s);
+  inputs_.seconds = std::max(0.0, o_.budget_s - plan_start_s_ - reserve);
+  plan_ = plan_locate(inputs_);
+  if (inputs_.pair_rounds > 0 && inputs_.group_kinds == 0 && hosts.size() >= 2) {
+    plan_.groups.note = "no host or rail has two ranks to form a ring with another";
+  }
+  if (!p2p_ok_) {
+    plan_.pairs.note = plan_.groups.note = "no point-to-point exchange in this backend";
+  }
+  steps_total_ = plan_.straggler.sizes.size() + static_cast<std::size_t>(plan_.pairs.skipped ? 0 : plan_.pairs.steps) +
+                 static_cast<std::size_t>(plan_.groups.skipped ? 0 : plan_.groups.steps);
+}
+
+Status Locator::straggler() {
+  const PhasePlan& plan = plan_.straggler;
+  const double began = elapsed();
+  const double deadline = plan_start_s_ + plan.seconds;
+  std::string cut;
+  std::vector<double> shares;
+  std::vector<double> lateness;
+  double correction = 1;  // measured over predicted cost of the last size
+  for (std::size_t s = 0; s < plan.sizes.size() && !plan.skipped; ++s) {
+    COLLBENCH_ASSIGN_OR_RETURN(const Agreed a, agree());
+    if (a.stop) return interrupted();
+    const std::uint64_t bytes = plan.sizes[s];
+    const double predicted = inputs_.all_reduce.at(bytes);
+    const std::uint64_t k = next_iterations(plan, inputs_.straggler, deadline, a.elapsed_s,
+                                            static_cast<int>(plan.sizes.size() - s), predicted * correction);
+    if (k == 0) {
+      cut = "cut by the budget after " + std::to_string(s) + " of " + std::to_string(plan.sizes.size()) + " sizes";
+      break;
+    }
+    COLLBENCH_ASSIGN_OR_RETURN(LoopSamples mine, loops_.all_reduce(bytes, inputs_.straggler.warmup, k));
+    // Every iteration's longest wait (the first to arrive), and the step's cost, on every rank.
+    std::vector<double> longest = mine.iteration_us;
+    longest.push_back(mine.elapsed_s / static_cast<double>(k));
+    COLLBENCH_RETURN_IF_ERROR(boot_.allreduce(longest, ReduceOp::kMax));
+    const double cost = longest.back();
+    longest.pop_back();
+    correction = predicted > 0 ? std::max(1.0, cost / predicted) : 1;
+    for (std::size_t i = 0; i < k; ++i) {
+      shares.push_back(longest[i] > 0 ? mine.iteration_us[i] / longest[i] : 1);
+      lateness.push_back(longest[i] - mine.iteration_us[i]);
+    }
+    report::LocateSize size{bytes, k, median_us(longest), 0};
+    const coll::Counts counts = coll::counts_for(coll::Collective::kAllReduce, bytes / 4, 4, boot_.size());
+    const double algbw = coll::algbw_gbps(coll::algbw_bytes(coll::Collective::kAllReduce, counts, 4, boot_.size()),
+                                          size.time_us * 1e-6);
+    size.busbw_gbps = coll::busbw_gbps(coll::Collective::kAllReduce, algbw, boot_.size());
+    report_.all_reduce.push_back(size);
+    step_done("all_reduce", bytes);
+  }
+  if (!shares.empty()) {
+    COLLBENCH_ASSIGN_OR_RETURN(auto rows, gather_rows<2>(boot_, {median_of(shares), median_of(lateness)}));
+    for (const auto& r : rows) measured_.arrivals.push_back({r[0], r[1]});
+  }
+  record_phase("straggler", plan, began, cut);
+  return ok_status();
+}
+
+// One round of one pass: every rank exchanges with its partner (or sits out), then all
+// learn every rank's median time, its cost per iteration, its clock and stop requests.
+Result<std::vector<std::array<double, 4>>> Locator::pair_round(const Round& round, std::uint64_t bytes,
+                                                               std::uint64_t iterations) {
+  const int partner = partner_in(round, boot_.rank());
+  COLLBENCH_ASSIGN_OR_RETURN(LoopSamples mine, loops_.p2p(bytes, partner, partner, inputs_.pairs.warmup, iterations,
+                                                          quiet_for(inputs_.pairs.warmup, iterations, p2p_cost_s_)));
+  const std::array<double, 4> row = {median_us(mine.iteration_us), mine.elapsed_s / static_cast<double>(iterations),
+                                     elapsed(), stop_flag()};
+  return gather_rows<4>(boot_, row);
+}
+
+// The slower end's median time of each pair of the round, kept per pass.
+void Locator::note_round(const Round& round, int r, std::uint64_t iterations,
+                         const std::vector<std::array<double, 4>>& rows) {
+  for (const RankPair& p : round) {
+    const std::pair<int, int> key{p.a, p.b};
+    pair_times_[key].push_back(std::max(rows[static_cast<std::size_t>(p.a)][0], rows[static_cast<std::size_t>(p.b)][0]));
+    if (pair_info_.count(key) != 0) continue;
+    report::LocatePair& lp = pair_info_[key];
+    lp.a = p.a;
+    lp.b = p.b;
+    lp.inter_host = o_.places[static_cast<std::size_t>(p.a)].host != o_.places[static_cast<std::size_t>(p.b)].host;
+    lp.round = r;
+    lp.iterations = iterations;
+  }
+}
+
+Status Locator::pairs() {
+  const PhasePlan& plan = plan_.pairs;
+  const double began = elapsed();
+  const double deadline = plan_start_s_ + plan_.straggler.seconds + plan.seconds;
+  std::string cut;
+  const std::uint64_t bytes = plan.skipped ? 0 : plan.sizes.front();
+  const int per_pass = static_cast<int>(rounds_.size());
+  report_.pair_bytes = bytes;
+  report_.pair_rounds = per_pass;
+  report_.pair_passes = plan.skipped ? 0 : plan.passes;
+  p2p_cost_s_ = inputs_.p2p.at(bytes);
+  std::vector<Round> pass_rounds;
+  Agreed a;
+  if (!plan.skipped) {
+    COLLBENCH_ASSIGN_OR_RETURN(a, agree());
+  }
+  for (int step = 0; step < plan.steps && !plan.skipped; ++step) {
+    if (a.stop) return interrupted();
+    const std::uint64_t k = next_iterations(plan, inputs_.pairs, deadline, a.elapsed_s, plan.steps - step, p2p_cost_s_);
+    if (k == 0) {
+      cut = "cut by the budget after " + std::to_string(step) + " of " + std::to_string(plan.steps) + " rounds";
+      break;
+    }
+    const int r = step % per_pass;
+    if (r == 0) pass_rounds = relabel(rounds_, boot_.size(), step / per_pass);
+    const Round& round = pass_rounds[static_cast<std::size_t>(r)];
+    COLLBENCH_ASSIGN_OR_RETURN(auto rows, pair_round(round, bytes, k));
+    a = Agreed{};
+    p2p_cost_s_ = 0;
+    for (const auto& x : rows) {
+      p2p_cost_s_ = std::max(p2p_cost_s_, x[1]);
+      a.elapsed_s = std::max(a.elapsed_s, x[2]);
+      a.stop = a.stop || x[3] != 0;
+    }
+    note_round(round, r, k, rows);
+    report_.pair_steps_measured = step + 1;
+    step_done("pairs", bytes);
+  }
+  for (auto& [key, lp] : pair_info_) {
+    lp.passes = static_cast<int>(pair_times_[key].size());
+    lp.time_us = median_of(pair_times_[key]);
+    lp.gbps = lp.time_us > 0 ? static_cast<double>(bytes) / lp.time_us * 1e-3 : 0;
+    measured_.pairs.push_back(lp);
+  }
+  record_phase("pairs", plan, began, cut);
+  return ok_status();
+}
+
+// One kind of groups at once; returns, agreed by all ranks, the clock and the cost per
+// iteration of the slowest rank.
+Status Locator::group_kind(const std::vector<Group>& groups, std::uint64_t iterations, Agreed& a, double& cost_s) {
+  const std::uint64_t bytes = report_.group_bytes;
+  RingPeers peers;
+  for (const auto& g : groups) {
+    const RingPeers p = ring_peers(g, boot_.rank());
+    if (p.send >= 0) peers = p;
+  }
+  COLLBENCH_ASSIGN_OR_RETURN(LoopSamples mine, loops_.p2p(bytes, peers.send, peers.recv, inputs_.groups.warmup, iterations,
+                                                          quiet_for(inputs_.groups.warmup, iterations, cost_s)));
+  const double median = peers.send >= 0 ? median_us(mine.iteration_us) : 0;
+  const double cost = mine.elapsed_s / static_cast<double>(iterations);
+  COLLBENCH_ASSIGN_OR_RETURN(auto rows, gather_rows<4>(boot_, {median, cost, elapsed(), stop_flag()}));
+  a = Agreed{};
+  cost_s = 0;
+  for (const auto& x : rows) {
+    cost_s = std::max(cost_s, x[1]);
+    a.elapsed_s = std::max(a.elapsed_s, x[2]);
+    a.stop = a.stop || x[3] != 0;
+  }
+  for (const auto& g : groups) {
+    report::LocateGroup lg{to_string(g.kind), g.label, g.ranks, iterations, 0, 0};
+    for (int r : g.ranks) lg.time_us = std::max(lg.time_us, rows[static_cast<std::size_t>(r)][0]);
+    lg.gbps = lg.time_us > 0 ? static_cast<double>(bytes) / lg.time_us * 1e-3 : 0;
+    measured_.groups.push_back(std::move(lg));
+  }
+  step_done(std::string(to_string(groups.front().kind)) + " rings", bytes);
+  return ok_status();
+}
+
+Status Locator::groups() {
+  const PhasePlan& plan = plan_.groups;
+  const double began = elapsed();
+  const double deadline = plan_start_s_ + plan_.straggler.seconds + plan_.pairs.seconds + plan.seconds;
+  std::string cut;
+  report_.group_bytes = plan.skipped ? 0 : plan.sizes.front();
+  std::vector<const std::vector<Group>*> kinds;
+  if (!host_rings_.empty()) kinds.push_back(&host_rings_);
+  if (!rail_rings_.empty()) kinds.push_back(&rail_rings_);
+  double cost = inputs_.p2p.at(report_.group_bytes);
+  Agreed a;
+  if (!plan.skipped) {
+    COLLBENCH_ASSIGN_OR_RETURN(a, agree());
+  }
+  for (std::size_t i = 0; i < kinds.size() && !plan.skipped; ++i) {
+    if (a.stop) return interrupted();
+    const std::uint64_t k =
+        next_iterations(plan, inputs_.groups, deadline, a.elapsed_s, static_cast<int>(kinds.size() - i), cost);
+    if (k == 0) {
+      cut = "cut by the budget after " + std::to_string(i) + " of " + std::to_string(kinds.size()) + " kinds of groups";
+      break;
+    }
+    COLLBENCH_RETURN_IF_ERROR(group_kind(*kinds[i], k, a, cost));
+  }
+  record_phase("groups", plan, began, cut);
+  return ok_status();
+}
+
+// Only the suspect's ranks exchange (a pair, or a ring over its members); the others keep step.
+Result<double> Locator::recheck(const std::vector<int>& members, std::uint64_t bytes, std::uint64_t iterations,
+                                double cost_s, Agreed& a) {
+  const RingPeers peers = ring_peers(Group{GroupKind::kHost, "", members}, boot_.rank());
+  COLLBENCH_ASSIGN_OR_RETURN(LoopSamples mine, loops_.p2p(bytes, peers.send, peers.recv, inputs_.pairs.warmup, iterations,
+                                                          quiet_for(inputs_.pairs.warmup, iterations, cost_s)));
+  const double median = peers.send >= 0 ? median_us(mine.iteration_us) : 0;
+  COLLBENCH_ASSIGN_OR_RETURN(auto rows, gather_rows<3>(boot_, {median, elapsed(), stop_flag()}));
+  a = Agreed{};
+  for (const auto& x : rows) {
+    a.elapsed_s = std::max(a.elapsed_s, x[1]);
+    a.stop = a.stop || x[2] != 0;
+  }
+  double time_us = 0;
+  for (int r : members) time_us = std::max(time_us, rows[static_cast<std::size_t>(r)][0]);
+  return time_us > 0 ? static_cast<double>(bytes) / time_us * 1e-3 : 0;
+}
+
+// What one iteration of a suspect cost when it was measured (every rank has the figures).
+double Locator::measured_cost_s(const std::vector<int>& members) const {
+  for (const auto& p : measured_.pairs) {
+    if (members.size() == 2 && p.a == members[0] && p.b == members[1]) return p.time_us * 1e-6;
+  }
+  for (const auto& g : measured_.groups) {
+    if (g.ranks == members) return g.time_us * 1e-6;
+  }
+  return p2p_cost_s_;
+}
+
+// Every rank holds every figure, so every rank finds the same suspects.
+Status Locator::confirm() {
+  PhasePlan plan = plan_.confirm;
+  const double began = elapsed();
+  const double deadline = plan_start_s_ + plan_.straggler.seconds + plan_.pairs.seconds + plan_.groups.seconds +
+                          plan.seconds;
+  measured_.places = o_.places;
+  std::vector<std::vector<int>> todo;
+  if (!plan.skipped) todo = suspects(decide(measured_, o_.rule));
+  if (todo.size() > kMaxRechecks) todo.resize(kMaxRechecks);
+  if (todo.empty() && !plan.skipped) {
+    plan.skipped = true;
+    plan.note = "no suspect pair or ring to measure alone";
+  }
+  std::string cut;
+  const std::uint64_t bytes = plan.skipped ? 0 : plan.sizes.front();
+  Agreed a;
+  if (!plan.skipped) {
+    COLLBENCH_ASSIGN_OR_RETURN(a, agree());
+  }
+  for (std::size_t i = 0; i < todo.size(); ++i) {
+    if (a.stop) return interrupted();
+    const auto left = static_cast<int>(todo.size() - i);
+    const double cost = measured_cost_s(todo[i]);
+    const std::uint64_t k = next_iterations(plan, inputs_.pairs, deadline, a.elapsed_s, left, cost);
+    if (k == 0) {
+      cut = "cut by the budget after " + std::to_string(i) + " of " + std::to_string(todo.size()) + " suspects";
+      break;
+    }
+    COLLBENCH_ASSIGN_OR_RETURN(const double gbps, recheck(todo[i], bytes, k, cost, a));
+    measured_.rechecks.push_back({todo[i], gbps});
+    step_done("confirm", bytes);
+  }
+  record_phase("confirm", plan, began, cut);
+  return ok_status();
+}
+
+Result<report::LocateReport> Locator::run() {
+  report_.budget_s = o_.budget_s;
+  PhasePlan setup;
+  setup.seconds = elapsed();
+  record_phase("setup", setup, 0, "");
+  rounds_ = round_robin(boot_.size());
+  COLLBENCH_RETURN_IF_ERROR(loops_.allocate(std::max(o_.max_bytes, o_.min_bytes)));
+  COLLBENCH_RETURN_IF_ERROR(probe());
+  make_plan();
+  COLLBENCH_RETURN_IF_ERROR(straggler());
+  COLLBENCH_RETURN_IF_ERROR(pairs());
+  COLLBENCH_RETURN_IF_ERROR(groups());
+  COLLBENCH_RETURN_IF_ERROR(confirm());
+
+  const double began = elapsed();
+  if (boot_.rank() == 0) {
+    Verdict v = decide(measured_, o_.rule);
+    report_.comparisons = std::move(v.comparisons);
+    report_.findings = std::move(v.findings);
+    report_.verdict = v.verdict;
+    report_.pairs = measured_.pairs;
+    report_.groups = measured_.groups;
+    report_.rule = {o_.rule.threshold_mads, o_.rule.mad_floor, o_.rule.min_gap};
+  }
+  PhasePlan verdict;
+  verdict.seconds = std::max(kReserveMinS, kReserveShare * o_.budget_s);
+  record_phase("verdict", verdict, began, "");
+  report_.spent_s = elapsed();
+  return report_;
+}
+
+}  // namespace
+
+Result<report::LocateReport> run_locate(const LocateOptions& options, bootstrap::Bootstrap& boot,
+                                        backend::Backend& backend, Watchdog* watchdog, const ProgressSink& progress,
+                                        std::stop_token stop) {
+  if (options.places.size() != static_cast<std::size_t>(boot.size())) {
+    return Status::error(ErrorCode::kInternal, "locate: one place per rank expected");
+  }
+  Locator locator(options, boot, backend, watchdog, progress, std::move(stop));
+  return locator.run();
+}
+
+}  // namespace collbench::engine::locate

@@ -1,0 +1,40 @@
+// The outlier rule of `collbench locate`: each figure against the rest. Figures are oriented
+// so that higher is better (bandwidths, the share of a collective a rank was present for).
+//
+// A figure is an outlier when, compared with the median m and the median absolute deviation
+// (MAD) of the *other* figures,
+//   (m - value) > threshold_mads * max(MAD, mad_floor * m)   and   (m - value) / m >= min_gap.
+// Judging each figure against the others rather than against all (leave-one-out) lets two
+// figures be compared at all, and keeps one very low figure from dragging its own reference;
+// for many figures it is the classic median/MAD rule. The floor keeps tiny noise from being
+// flagged when the others agree closely; the gap says how much slower matters in practice.
+#pragma once
+
+#include <span>
+#include <vector>
+
+namespace collbench::engine::locate {
+
+struct OutlierRule {
+  double threshold_mads = 4.0;
+  double mad_floor = 0.05;  // fraction of the median of the others
+  double min_gap = 0.3;     // fraction of the median of the others
+};
+
+struct Judgement {
+  double value = 0;
+  double reference = 0;      // median of the other figures
+  double spread = 0;         // their MAD, raised to the floor
+  double distance_mads = 0;  // (reference - value) / spread; negative above the reference
+  double gap = 0;            // (reference - value) / reference; negative above the reference
+  bool outlier = false;
+};
+
+// One judgement per value, in order. With fewer than two values nothing can be compared:
+// every judgement then has the value as its reference and is no outlier.
+std::vector<Judgement> judge(std::span<const double> values, const OutlierRule& rule);
+
+// Median of the values (the mean of the middle two for an even count); 0 when empty.
+double median_of(std::vector<double> values);
+
+}  // namespace collbench::engine::locate

@@ -1,0 +1,63 @@
+// Who measures with whom: the rounds of disjoint pairs of the pair phase, and the split
+// groups (hosts, rails) of the group phase. Pure functions of the rank count and placement.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace collbench::engine::locate {
+
+struct RankPair {
+  int a = 0;  // a < b
+  int b = 0;
+  friend bool operator==(const RankPair&, const RankPair&) = default;
+};
+using Round = std::vector<RankPair>;
+
+// Rounds of disjoint pairs in which every pair of n ranks meets exactly once (the circle
+// method of round-robin tournaments): n - 1 rounds for even n; n rounds for odd n, each
+// leaving one rank out. Empty for n < 2.
+std::vector<Round> round_robin(int n);
+
+// The same rounds with every rank r renamed (r + shift) mod n (shift >= 0): still every pair
+// once, but most pairs now run beside other pairs, so that a repeated pass does not simply
+// repeat the contention of the first (with 4 ranks no schedule can: there are only 3 rounds).
+std::vector<Round> relabel(const std::vector<Round>& rounds, int n, int shift);
+
+// The partner of `rank` in `round`, or -1 when it sits the round out.
+int partner_in(const Round& round, int rank);
+
+// Where a rank runs, as the verdict names it.
+struct RankPlace {
+  std::string host;
+  int local_rank = 0;
+};
+
+enum class GroupKind { kHost, kRail };
+const char* to_string(GroupKind kind);  // "host", "rail"
+
+struct Group {
+  GroupKind kind = GroupKind::kHost;
+  std::string label;       // the host name, or "local rank 3"
+  std::vector<int> ranks;  // ascending
+};
+
+// All ranks of each host, hosts in order of first appearance.
+std::vector<Group> host_groups(std::span<const RankPlace> places);
+// The ranks with the same local rank on every host ("rails": GPU k and its NIC on each host),
+// by local rank.
+std::vector<Group> rail_groups(std::span<const RankPlace> places);
+
+// A ring over a group's ranks: whom `rank` sends to and receives from. -1 for both when the
+// rank is not a member or the group has one rank; a group of two exchanges with one peer.
+struct RingPeers {
+  int send = -1;
+  int recv = -1;
+};
+RingPeers ring_peers(const Group& group, int rank);
+
+// The groups of one kind that a ring can measure (two ranks or more).
+std::vector<Group> measurable(std::vector<Group> groups);
+
+}  // namespace collbench::engine::locate

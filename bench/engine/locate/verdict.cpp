@@ -1,0 +1,343 @@
+#include "bench/engine/locate/verdict.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <set>
+#include <string>
+
+namespace collbench::engine::locate {
+namespace {
+
+using report::LocateComparison;
+
+constexpr std::size_t kMinPairsPerRank = 2;
+using report::LocateFigure;
+
+std::vector<std::string> hosts_of(const Measurements& m, const std::vector<int>& ranks) {
+  std::vector<std::string> hosts;
+  for (int r : ranks) {
+    const std::string& h = m.places[static_cast<std::size_t>(r)].host;
+    if (std::find(hosts.begin(), hosts.end(), h) == hosts.end()) hosts.push_back(h);
+  }
+  return hosts;
+}
+
+LocateFigure figure(const Measurements& m, std::string label, std::vector<int> ranks, double value) {
+  LocateFigure f;
+  f.label = std::move(label);
+  f.hosts = hosts_of(m, ranks);
+  f.ranks = std::move(ranks);
+  f.value = value;
+  return f;
+}
+
+void collect(const LocateComparison& c, Verdict& v, std::set<int>* named);
+
+// Judges the figures not set aside against each other.
+void apply_rule(LocateComparison& c, const OutlierRule& rule) {
+  std::vector<double> values;
+  std::vector<LocateFigure*> judged;
+  for (auto& f : c.figures) {
+    if (!f.set_aside.empty()) continue;
+    values.push_back(f.value);
+    judged.push_back(&f);
+  }
+  c.compared = values.size() >= 2;
+  if (!c.compared) {
+    if (c.note.empty()) c.note = judged.empty() ? "nothing left to compare" : "only one figure: nothing to compare with";
+    return;
+  }
+  const auto verdicts = judge(values, rule);
+  for (std::size_t i = 0; i < judged.size(); ++i) {
+    LocateFigure& f = *judged[i];
+    f.judged = true;
+    f.reference = verdicts[i].reference;
+    f.spread = verdicts[i].spread;
+    f.distance_mads = verdicts[i].distance_mads;
+    f.gap = verdicts[i].gap;
+    f.outlier = verdicts[i].outlier;
+  }
+}
+
+bool touches(const std::vector<int>& ranks, const std::set<int>& named) {
+  return std::any_of(ranks.begin(), ranks.end(), [&](int r) { return named.count(r) != 0; });
+}
+
+std::string named_text(const std::vector<int>& ranks, const std::set<int>& named) {
+  std::string text;
+  for (int r : ranks) {
+    if (named.count(r) != 0) text += (text.empty() ? "" : ", ") + std::to_string(r);
+  }
+  return "explained by rank " + text + ", named above";
+}
+
+LocateComparison arrival_comparison(const Measurements& m) {
+  LocateComparison c{"all_reduce arrival", "straggler", "rank", "punctuality", "share", false, "", {}};
+  for (std::size_t r = 0; r < m.arrivals.size(); ++r) {
+    auto f = figure(m, "rank " + std::to_string(r), {static_cast<int>(r)}, m.arrivals[r].punctuality);
+    f.details.push_back({"late_us", m.arrivals[r].late_us});
+    c.figures.push_back(std::move(f));
+  }
+  return c;
+}
+
+// Each rank's pair bandwidths in one class, leaving out the pairs of ranks already named.
+std::vector<std::vector<double>> class_gbps(const Measurements& m, bool inter, const std::set<int>& named) {
+  std::vector<std::vector<double>> gbps(m.places.size());
+  for (const auto& p : m.pairs) {
+    if (p.inter_host != inter || named.count(p.a) != 0 || named.count(p.b) != 0) continue;
+    gbps[static_cast<std::size_t>(p.a)].push_back(p.gbps);
+    gbps[static_cast<std::size_t>(p.b)].push_back(p.gbps);
+  }
+  return gbps;
+}
+
+// What a rank can do over one class of pairs. A pair runs at the pace of its slower end, so
+// while most of a rank's partners are healthy the upper quartile shows the rank's own
+// capability, and one bad partner (a bad link) barely moves it.
+double upper_quartile(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const double pos = 0.75 * static_cast<double>(v.size() - 1);
+  const auto lo = static_cast<std::size_t>(pos);
+  const std::size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
+}
+
+// One comparison of ranks over one class of pairs, with the ranks in `named` left out.
+LocateComparison rank_class_comparison(const Measurements& m, bool inter, const std::set<int>& named,
+                                       const OutlierRule& rule) {
+  LocateComparison c{inter ? "ranks over their inter-host pairs" : "ranks over their intra-host pairs", "pairs", "rank",
+                     "rank_pair_gbps", "GB/s", false, "", {}};
+  const auto gbps = class_gbps(m, inter, named);
+  for (std::size_t r = 0; r < m.places.size(); ++r) {
+    const auto& v = gbps[r];
+    const double none = std::numeric_limits<double>::quiet_NaN();
+    auto fig = figure(m, "rank " + std::to_string(r), {static_cast<int>(r)}, v.empty() ? none : upper_quartile(v));
+    if (named.count(static_cast<int>(r)) != 0) {
+      fig.set_aside = "named above";
+    } else if (v.size() < kMinPairsPerRank) {
+      // One pair cannot tell its two ranks apart: it is judged as a pair instead.
+      fig.set_aside = v.empty() ? "no pair of this class with an unnamed rank" : "one pair only: judged as a pair";
+    }
+    fig.details.push_back({"pairs", static_cast<double>(v.size())});
+    c.figures.push_back(std::move(fig));
+  }
+  apply_rule(c, rule);
+  return c;
+}
+
+// The rank to name next: an outlier in the most classes, then with the widest gap; -1 for none.
+int clearest_outlier(const std::vector<LocateComparison>& classes, std::size_t nranks, const std::set<int>& skip) {
+  int best = -1;
+  std::pair<int, double> best_score{0, 0};
+  for (std::size_t r = 0; r < nranks; ++r) {
+    if (skip.count(static_cast<int>(r)) != 0) continue;
+    std::pair<int, double> score{0, 0};
+    for (const auto& c : classes) {
+      if (!c.figures[r].outlier) continue;
+      ++score.first;
+      score.second = std::max(score.second, c.figures[r].gap);
+    }
+    if (score.first > 0 && score > best_score) {
+      best_score = score;
+      best = static_cast<int>(r);
+    }
+  }
+  return best;
+}
+
+const Recheck* find_recheck(const Measurements& m, const std::vector<int>& ranks) {
+  const auto it = std::find_if(m.rechecks.begin(), m.rechecks.end(), [&](const Recheck& r) { return r.ranks == ranks; });
+  return it == m.rechecks.end() ? nullptr : &*it;
+}
+
+// The pairs behind rank r's figure in one class: those with partners not yet named.
+std::vector<std::vector<int>> figure_pairs(const Measurements& m, bool inter, int r, const std::set<int>& named) {
+  std::vector<std::vector<int>> out;
+  for (const auto& p : m.pairs) {
+    if (p.inter_host != inter || (p.a != r && p.b != r) || named.count(p.a + p.b - r) != 0) continue;
+    out.push_back({p.a, p.b});
+  }
+  return out;
+}
+
+// A rank that only its pairs accuse, measured pair by pair alone: "confirmed" when its figure
+// from those is still beyond the rule where it was an outlier, "not_confirmed" when not, ""
+// when some pair was not re-measured (it is then named, as unconfirmed suspects are).
+std::string confirm_rank(const Measurements& m, const std::vector<bool>& classes, std::vector<LocateComparison>& last,
+                         int r, const std::set<int>& named, const OutlierRule& rule) {
+  const auto i = static_cast<std::size_t>(r);
+  bool still = false;
+  for (std::size_t k = 0; k < classes.size(); ++k) {
+    LocateFigure& f = last[k].figures[i];
+    if (!f.outlier) continue;
+    std::vector<double> alone;
+    for (const auto& pair : figure_pairs(m, classes[k], r, named)) {
+      const Recheck* rc = find_recheck(m, pair);
+      if (rc == nullptr) return "";
+      alone.push_back(rc->gbps);
+    }
+    if (alone.empty()) return "";
+    const double figure_alone = upper_quartile(alone);
+    f.details.push_back({"alone_gbps", figure_alone});
+    const double below = f.reference - figure_alone;
+    still = still || (below / f.reference >= rule.min_gap && below > rule.threshold_mads * f.spread);
+  }
+  return still ? "confirmed" : "not_confirmed";
+}
+
+// Ranks over their pairs, one at a time: the clearest outlier is named, its pairs are set
+// aside, and the rest judged again, so that a slow rank does not drag its partners down with
+// it. A rank that arrival did not name must survive its pairs measured alone (`cleared` ones
+// did not). Each named or cleared rank keeps the figures of that moment; the others show the
+// last round's.
+void name_ranks_by_pairs(const Measurements& m, const OutlierRule& rule, Verdict& v, std::set<int>& named) {
+  std::vector<bool> classes;
+  for (bool inter : {false, true}) {
+    if (std::any_of(m.pairs.begin(), m.pairs.end(), [&](const auto& p) { return p.inter_host == inter; })) {
+      classes.push_back(inter);
+    }
+  }
+  const std::size_t n = m.places.size();
+  std::set<int> by_pairs;
+  std::set<int> cleared;
+  std::vector<LocateComparison> last(classes.size());
+  std::vector<std::vector<LocateFigure>> kept(classes.size(), std::vector<LocateFigure>(n));
+  while (true) {
+    for (std::size_t k = 0; k < classes.size(); ++k) last[k] = rank_class_comparison(m, classes[k], by_pairs, rule);
+    const int best = clearest_outlier(last, n, cleared);
+    if (best < 0) break;
+    const auto b = static_cast<std::size_t>(best);
+    const bool corroborated = named.count(best) != 0;  // by arrival
+    const std::string recheck = corroborated ? "" : confirm_rank(m, classes, last, best, by_pairs, rule);
+    for (std::size_t k = 0; k < classes.size(); ++k) {
+      if (!corroborated && recheck.empty() && last[k].figures[b].outlier) {
+        for (auto& pair : figure_pairs(m, classes[k], best, by_pairs)) v.recheck_pairs.push_back(std::move(pair));
+      }
+      kept[k][b] = last[k].figures[b];
+      if (!kept[k][b].outlier) continue;
+      kept[k][b].recheck = recheck;
+      kept[k][b].outlier = recheck != "not_confirmed";
+    }
+    (recheck == "not_confirmed" ? cleared : by_pairs).insert(best);
+  }
+  for (std::size_t k = 0; k < classes.size(); ++k) {
+    for (int r : by_pairs) last[k].figures[static_cast<std::size_t>(r)] = kept[k][static_cast<std::size_t>(r)];
+    for (int r : cleared) last[k].figures[static_cast<std::size_t>(r)] = kept[k][static_cast<std::size_t>(r)];
+    collect(last[k], v, &named);
+    v.comparisons.push_back(std::move(last[k]));
+  }
+}
+
+LocateComparison pair_comparison(const Measurements& m, bool inter, const std::set<int>& named) {
+  LocateComparison c{inter ? "inter-host pairs" : "intra-host pairs", "pairs", "pair", "p2p_gbps", "GB/s", false, "", {}};
+  for (const auto& p : m.pairs) {
+    if (p.inter_host != inter) continue;
+    auto f = figure(m, "pair " + std::to_string(p.a) + "-" + std::to_string(p.b), {p.a, p.b}, p.gbps);
+    f.details.push_back({"time_us", p.time_us});
+    if (touches(f.ranks, named)) f.set_aside = named_text(f.ranks, named);
+    c.figures.push_back(std::move(f));
+  }
+  return c;
+}
+
+LocateComparison group_comparison(const Measurements& m, GroupKind kind, const std::set<int>& named) {
+  const bool host = kind == GroupKind::kHost;
+  LocateComparison c{host ? "host rings" : "rail rings", "groups", to_string(kind), "ring_gbps", "GB/s", false, "", {}};
+  for (const auto& g : m.groups) {
+    if (g.kind != to_string(kind)) continue;
+    auto f = figure(m, (host ? "host " : "rail ") + g.label, g.ranks, g.gbps);
+    f.details.push_back({"time_us", g.time_us});
+    if (touches(f.ranks, named)) f.set_aside = named_text(f.ranks, named);
+    c.figures.push_back(std::move(f));
+  }
+  return c;
+}
+
+// A suspect measured alone stays an outlier only if its figure alone is still beyond the
+// rule against the same reference and spread.
+void apply_rechecks(LocateComparison& c, const Measurements& m, const OutlierRule& rule) {
+  for (auto& f : c.figures) {
+    if (!f.outlier) continue;
+    const Recheck* it = find_recheck(m, f.ranks);
+    if (it == nullptr) continue;
+    f.details.push_back({"alone_gbps", it->gbps});
+    const double below = f.reference - it->gbps;
+    const bool still = f.reference > 0 && below / f.reference >= rule.min_gap && below > rule.threshold_mads * f.spread;
+    f.recheck = still ? "confirmed" : "not_confirmed";
+    f.outlier = still;
+  }
+}
+
+void collect(const LocateComparison& c, Verdict& v, std::set<int>* named) {
+  for (const auto& f : c.figures) {
+    if (!f.outlier) continue;
+    v.findings.push_back({c.subject, f.label, f.ranks, f.hosts, c.name, c.metric, c.unit, f.value, f.reference,
+                          f.distance_mads, f.gap});
+    if (named != nullptr) named->insert(f.ranks.begin(), f.ranks.end());
+  }
+}
+
+// A host all of whose ranks were named, when there are other hosts to set it apart from.
+void name_whole_hosts(const Measurements& m, const std::set<int>& named, Verdict& v) {
+  const auto hosts = host_groups(m.places);
+  if (hosts.size() < 2) return;
+  for (const auto& h : hosts) {
+    if (!std::all_of(h.ranks.begin(), h.ranks.end(), [&](int r) { return named.count(r) != 0; })) continue;
+    // No figure of its own: the number of ranks stands as the value, with no reference.
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    v.findings.push_back({"host", "host " + h.label, h.ranks, {h.label}, "every rank of the host named", "ranks_named",
+                          "ranks", static_cast<double>(h.ranks.size()), nan, nan, nan});
+  }
+}
+
+}  // namespace
+
+Verdict decide(const Measurements& m, const OutlierRule& rule) {
+  Verdict v;
+  std::set<int> named;
+  const auto add = [&](LocateComparison c, bool names_ranks) {
+    apply_rule(c, rule);
+    if (!names_ranks) apply_rechecks(c, m, rule);
+    collect(c, v, names_ranks ? &named : nullptr);
+    v.comparisons.push_back(std::move(c));
+  };
+  // Ranks first, from both phases, so that pairs and groups see every named rank.
+  if (!m.arrivals.empty()) add(arrival_comparison(m), true);
+  name_ranks_by_pairs(m, rule, v, named);
+  for (bool inter : {false, true}) {
+    const bool any = std::any_of(m.pairs.begin(), m.pairs.end(), [&](const auto& p) { return p.inter_host == inter; });
+    if (any) add(pair_comparison(m, inter, named), false);
+  }
+  for (GroupKind kind : {GroupKind::kHost, GroupKind::kRail}) {
+    const bool any =
+        std::any_of(m.groups.begin(), m.groups.end(), [&](const auto& g) { return g.kind == to_string(kind); });
+    if (any) add(group_comparison(m, kind, named), false);
+  }
+  name_whole_hosts(m, named, v);
+  const bool compared =
+      std::any_of(v.comparisons.begin(), v.comparisons.end(), [](const auto& c) { return c.compared; });
+  if (!v.findings.empty()) {
+    v.verdict = report::LocateVerdict::kOutlier;
+  } else {
+    v.verdict = compared ? report::LocateVerdict::kNoOutlier : report::LocateVerdict::kNothingCompared;
+  }
+  return v;
+}
+
+std::vector<std::vector<int>> suspects(const Verdict& v) {
+  std::vector<std::vector<int>> out;
+  const auto add = [&](std::vector<int> ranks) {
+    if (std::find(out.begin(), out.end(), ranks) == out.end()) out.push_back(std::move(ranks));
+  };
+  for (const auto& c : v.comparisons) {
+    if (c.subject == "rank") continue;
+    for (const auto& f : c.figures) {
+      if (f.outlier) add(f.ranks);
+    }
+  }
+  for (const auto& pair : v.recheck_pairs) add(pair);
+  return out;
+}
+
+}  // namespace collbench::engine::locate

@@ -1,0 +1,146 @@
+#include "bench/engine/locate/schedule.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <utility>
+
+namespace collbench::engine::locate {
+namespace {
+
+// Every pair exactly once over the round set, no rank twice in a round, a < b, and for odd n
+// exactly one bye per round and per rank.
+void expect_round_set(const std::vector<Round>& rounds, int n) {
+  std::set<std::pair<int, int>> seen;
+  std::vector<int> byes(static_cast<std::size_t>(n), 0);
+  for (const Round& round : rounds) {
+    std::set<int> busy;
+    EXPECT_EQ(round.size(), static_cast<std::size_t>(n / 2));
+    for (const RankPair& p : round) {
+      EXPECT_LT(p.a, p.b);
+      EXPECT_GE(p.a, 0);
+      EXPECT_LT(p.b, n);
+      EXPECT_TRUE(busy.insert(p.a).second) << "rank " << p.a << " twice in a round (n=" << n << ")";
+      EXPECT_TRUE(busy.insert(p.b).second) << "rank " << p.b << " twice in a round (n=" << n << ")";
+      EXPECT_TRUE(seen.insert({p.a, p.b}).second) << "pair " << p.a << "-" << p.b << " twice (n=" << n << ")";
+    }
+    for (int r = 0; r < n; ++r) {
+      if (busy.count(r) == 0) ++byes[static_cast<std::size_t>(r)];
+    }
+  }
+  EXPECT_EQ(seen.size(), static_cast<std::size_t>(n * (n - 1) / 2)) << "n=" << n;
+  for (int r = 0; r < n; ++r) EXPECT_EQ(byes[static_cast<std::size_t>(r)], n % 2) << "rank " << r << " n=" << n;
+}
+
+TEST(RoundRobin, EveryPairExactlyOnceInDisjointRounds) {
+  for (int n = 2; n <= 41; ++n) {
+    const auto rounds = round_robin(n);
+    EXPECT_EQ(static_cast<int>(rounds.size()), n % 2 == 0 ? n - 1 : n) << "n=" << n;
+    expect_round_set(rounds, n);
+  }
+}
+
+TEST(RoundRobin, FewerThanTwoRanksHaveNoRounds) {
+  EXPECT_TRUE(round_robin(0).empty());
+  EXPECT_TRUE(round_robin(1).empty());
+}
+
+TEST(RoundRobin, TwoAndThreeRanks) {
+  EXPECT_EQ(round_robin(2), (std::vector<Round>{{{0, 1}}}));
+  const auto three = round_robin(3);
+  ASSERT_EQ(three.size(), 3u);
+  for (const auto& round : three) EXPECT_EQ(round.size(), 1u);
+}
+
+TEST(RoundRobin, RelabelledPassesStayCompleteAndChangeNeighbours) {
+  for (int n : {5, 6, 8, 9}) {
+    const auto base = round_robin(n);
+    for (int shift = 1; shift < 4; ++shift) expect_round_set(relabel(base, n, shift), n);
+  }
+  // With 6 ranks pair 2-5 runs beside other pairs once it is relabelled.
+  const auto base = round_robin(6);
+  const auto moved = relabel(base, 6, 1);
+  const auto neighbours = [](const std::vector<Round>& rounds, RankPair pair) {
+    for (const auto& round : rounds) {
+      for (const auto& p : round) {
+        if (p == pair) return round;
+      }
+    }
+    return Round{};
+  };
+  EXPECT_NE(neighbours(base, {2, 5}), neighbours(moved, {2, 5}));
+}
+
+TEST(RoundRobin, PartnersAreMutual) {
+  const auto rounds = round_robin(7);
+  for (const auto& round : rounds) {
+    int byes = 0;
+    for (int r = 0; r < 7; ++r) {
+      const int p = partner_in(round, r);
+      if (p < 0) {
+        ++byes;
+        continue;
+      }
+      EXPECT_EQ(partner_in(round, p), r);
+    }
+    EXPECT_EQ(byes, 1);
+  }
+}
+
+std::vector<RankPlace> two_hosts_of_three() {
+  return {{"a", 0}, {"a", 1}, {"a", 2}, {"b", 0}, {"b", 1}, {"b", 2}};
+}
+
+TEST(Groups, HostsInOrderOfFirstAppearance) {
+  const std::vector<RankPlace> places = {{"b", 0}, {"a", 0}, {"b", 1}, {"a", 1}};
+  const auto groups = host_groups(places);
+  ASSERT_EQ(groups.size(), 2u);
+  EXPECT_EQ(groups[0].label, "b");
+  EXPECT_EQ(groups[0].ranks, (std::vector<int>{0, 2}));
+  EXPECT_EQ(groups[1].label, "a");
+  EXPECT_EQ(groups[1].ranks, (std::vector<int>{1, 3}));
+  EXPECT_EQ(groups[0].kind, GroupKind::kHost);
+}
+
+TEST(Groups, RailsByLocalRank) {
+  const auto places = two_hosts_of_three();
+  const auto rails = rail_groups(places);
+  ASSERT_EQ(rails.size(), 3u);
+  EXPECT_EQ(rails[0].label, "local rank 0");
+  EXPECT_EQ(rails[0].ranks, (std::vector<int>{0, 3}));
+  EXPECT_EQ(rails[2].ranks, (std::vector<int>{2, 5}));
+  EXPECT_EQ(rails[2].kind, GroupKind::kRail);
+}
+
+TEST(Groups, UnevenHostsLeaveSingleRails) {
+  const std::vector<RankPlace> places = {{"a", 0}, {"a", 1}, {"b", 0}};
+  const auto rails = measurable(rail_groups(places));
+  ASSERT_EQ(rails.size(), 1u);
+  EXPECT_EQ(rails[0].ranks, (std::vector<int>{0, 2}));
+}
+
+TEST(Rings, EveryMemberSendsToTheNextAndReceivesFromThePrevious) {
+  const Group g{GroupKind::kHost, "h", {1, 4, 6, 9}};
+  int at = 1;
+  for (int step = 0; step < 4; ++step) {
+    const RingPeers p = ring_peers(g, at);
+    EXPECT_EQ(ring_peers(g, p.send).recv, at);
+    at = p.send;
+  }
+  EXPECT_EQ(at, 1);  // around the ring and back
+  EXPECT_EQ(ring_peers(g, 9).send, 1);
+  EXPECT_EQ(ring_peers(g, 1).recv, 9);
+}
+
+TEST(Rings, PairsSingletonsAndStrangers) {
+  const Group pair{GroupKind::kRail, "r", {2, 5}};
+  EXPECT_EQ(ring_peers(pair, 2).send, 5);
+  EXPECT_EQ(ring_peers(pair, 2).recv, 5);
+  const Group alone{GroupKind::kHost, "h", {3}};
+  EXPECT_EQ(ring_peers(alone, 3).send, -1);
+  EXPECT_EQ(ring_peers(alone, 3).recv, -1);
+  EXPECT_EQ(ring_peers(pair, 0).send, -1);
+}
+
+}  // namespace
+}  // namespace collbench::engine::locate

@@ -1,0 +1,283 @@
+#include "bench/engine/locate/verdict.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <set>
+#include <string>
+
+namespace collbench::engine::locate {
+namespace {
+
+using report::LocateVerdict;
+
+// `hosts` hosts of `per_host` ranks each, in blocks.
+std::vector<RankPlace> places(int hosts, int per_host) {
+  std::vector<RankPlace> out;
+  for (int h = 0; h < hosts; ++h) {
+    for (int l = 0; l < per_host; ++l) out.push_back({"node" + std::to_string(h), l});
+  }
+  return out;
+}
+
+std::vector<Arrival> punctual(std::size_t n, int late_rank = -1) {
+  std::vector<Arrival> out(n, Arrival{0.97, 12});
+  for (std::size_t r = 0; r < n; ++r) out[r].punctuality += 0.005 * static_cast<double>(r % 3);
+  if (late_rank >= 0) out[static_cast<std::size_t>(late_rank)] = {0.02, 20000};
+  return out;
+}
+
+// Every pair, its bandwidth from `gbps(a, b)`.
+std::vector<report::LocatePair> all_pairs(const std::vector<RankPlace>& where,
+                                          const std::function<double(int, int)>& gbps) {
+  std::vector<report::LocatePair> out;
+  const int n = static_cast<int>(where.size());
+  for (int a = 0; a < n; ++a) {
+    for (int b = a + 1; b < n; ++b) {
+      report::LocatePair p;
+      p.a = a;
+      p.b = b;
+      p.inter_host = where[static_cast<std::size_t>(a)].host != where[static_cast<std::size_t>(b)].host;
+      p.gbps = gbps(a, b);
+      p.time_us = 1000 / p.gbps;
+      out.push_back(p);
+    }
+  }
+  return out;
+}
+
+// Intra-host 20 GB/s, inter-host 5 GB/s, with a little deterministic noise.
+double healthy(const std::vector<RankPlace>& where, int a, int b) {
+  const bool inter = where[static_cast<std::size_t>(a)].host != where[static_cast<std::size_t>(b)].host;
+  return (inter ? 5.0 : 20.0) * (1 + 0.01 * ((a * 7 + b * 3) % 5));
+}
+
+std::vector<report::LocateGroup> rings(const std::vector<RankPlace>& where,
+                                       const std::function<double(const Group&)>& gbps) {
+  std::vector<report::LocateGroup> out;
+  for (const auto& groups : {measurable(host_groups(where)), measurable(rail_groups(where))}) {
+    for (const auto& g : groups) out.push_back({to_string(g.kind), g.label, g.ranks, 20, 100, gbps(g)});
+  }
+  return out;
+}
+
+std::vector<std::string> named(const Verdict& v) {
+  std::vector<std::string> out;
+  for (const auto& f : v.findings) out.push_back(f.label + " by " + f.comparison);
+  return out;
+}
+
+const report::LocateFigure* figure(const Verdict& v, const std::string& comparison, const std::string& label) {
+  for (const auto& c : v.comparisons) {
+    if (c.name != comparison) continue;
+    for (const auto& f : c.figures) {
+      if (f.label == label) return &f;
+    }
+  }
+  return nullptr;
+}
+
+TEST(Verdict, HealthyJobHasNoOutlier) {
+  Measurements m;
+  m.places = places(1, 4);
+  m.arrivals = punctual(4);
+  m.pairs = all_pairs(m.places, [&](int a, int b) { return healthy(m.places, a, b); });
+  const Verdict v = decide(m, OutlierRule{});
+  EXPECT_EQ(v.verdict, LocateVerdict::kNoOutlier);
+  EXPECT_TRUE(v.findings.empty());
+  ASSERT_EQ(v.comparisons.size(), 3u);  // arrival, ranks over intra-host pairs, intra-host pairs
+  for (const auto& c : v.comparisons) EXPECT_TRUE(c.compared) << c.name;
+}
+
+TEST(Verdict, SlowRankIsNamedOnceItsPairsAreExplained) {
+  Measurements m;
+  m.places = places(1, 4);
+  m.arrivals = punctual(4, 2);
+  m.pairs = all_pairs(m.places, [&](int a, int b) { return a == 2 || b == 2 ? 0.4 : healthy(m.places, a, b); });
+  const Verdict v = decide(m, OutlierRule{});
+  EXPECT_EQ(v.verdict, LocateVerdict::kOutlier);
+  EXPECT_EQ(named(v), (std::vector<std::string>{"rank 2 by all_reduce arrival",
+                                                "rank 2 by ranks over their intra-host pairs"}));
+  const auto* f = figure(v, "intra-host pairs", "pair 1-2");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->set_aside, "explained by rank 2, named above");
+  EXPECT_FALSE(f->judged);
+  const auto* r = figure(v, "ranks over their intra-host pairs", "rank 0");
+  ASSERT_NE(r, nullptr);
+  EXPECT_GT(r->value, 19);  // its healthy partners, not rank 2, show what it can do
+  EXPECT_TRUE(r->judged);
+}
+
+TEST(Verdict, OneSlowRankOnTwoHostsNamesOnlyThatRank) {
+  Measurements m;
+  m.places = places(2, 2);
+  m.arrivals = punctual(4, 2);
+  m.pairs = all_pairs(m.places, [&](int a, int b) { return a == 2 || b == 2 ? 0.3 : healthy(m.places, a, b); });
+  m.groups = rings(m.places, [](const Group& g) {
+    return std::find(g.ranks.begin(), g.ranks.end(), 2) != g.ranks.end() ? 0.3 : 9.0;
+  });
+  const Verdict v = decide(m, OutlierRule{});
+  for (const auto& f : v.findings) EXPECT_EQ(f.ranks, std::vector<int>{2}) << f.label << " by " << f.comparison;
+  EXPECT_EQ(v.findings.size(), 2u);  // arrival and inter-host pairs
+  // One intra-host pair each: its two ends cannot be told apart, so rank 3 shares no blame.
+  EXPECT_EQ(figure(v, "ranks over their intra-host pairs", "rank 1")->set_aside, "one pair only: judged as a pair");
+  EXPECT_EQ(figure(v, "ranks over their intra-host pairs", "rank 3")->set_aside,
+            "no pair of this class with an unnamed rank");
+  EXPECT_FALSE(figure(v, "ranks over their intra-host pairs", "rank 2")->outlier);
+  EXPECT_EQ(figure(v, "host rings", "host node1")->set_aside, "explained by rank 2, named above");
+  EXPECT_EQ(figure(v, "rail rings", "rail local rank 0")->set_aside, "explained by rank 2, named above");
+}
+
+TEST(Verdict, SlowLinkNamesThePairNotItsRanks) {
+  Measurements m;
+  m.places = places(1, 6);
+  m.arrivals = punctual(6);
+  m.pairs = all_pairs(m.places, [&](int a, int b) { return a == 1 && b == 4 ? 6.0 : healthy(m.places, a, b); });
+  const Verdict v = decide(m, OutlierRule{});
+  EXPECT_EQ(named(v), (std::vector<std::string>{"pair 1-4 by intra-host pairs"}));
+  EXPECT_EQ(v.findings.front().subject, "pair");
+  EXPECT_EQ(suspects(v), (std::vector<std::vector<int>>{{1, 4}}));
+}
+
+TEST(Verdict, SuspectFastAloneIsNotNamed) {
+  Measurements m;
+  m.places = places(1, 6);
+  m.arrivals = punctual(6);
+  m.pairs = all_pairs(m.places, [&](int a, int b) { return a == 1 && b == 4 ? 6.0 : healthy(m.places, a, b); });
+  m.rechecks = {{{1, 4}, 19.5}};
+  const Verdict fast = decide(m, OutlierRule{});
+  EXPECT_EQ(fast.verdict, LocateVerdict::kNoOutlier);
+  const auto* f = figure(fast, "intra-host pairs", "pair 1-4");
+  EXPECT_EQ(f->recheck, "not_confirmed");
+  EXPECT_FALSE(f->outlier);
+  m.rechecks = {{{1, 4}, 6.5}};
+  const Verdict slow = decide(m, OutlierRule{});
+  EXPECT_EQ(named(slow), (std::vector<std::string>{"pair 1-4 by intra-host pairs"}));
+  EXPECT_EQ(figure(slow, "intra-host pairs", "pair 1-4")->recheck, "confirmed");
+}
+
+TEST(Verdict, HostWithASlowNicNamesTheHost) {
+  // Three hosts of two ranks; everything leaving node2 runs at a fifth.
+  Measurements m;
+  m.places = places(3, 2);
+  m.arrivals = punctual(6);
+  m.pairs = all_pairs(m.places, [&](int a, int b) {
+    const bool inter = m.places[static_cast<std::size_t>(a)].host != m.places[static_cast<std::size_t>(b)].host;
+    return inter && b >= 4 ? 1.0 : healthy(m.places, a, b);
+  });
+  const Verdict v = decide(m, OutlierRule{});
+  std::vector<std::string> who;
+  for (const auto& f : v.findings) who.push_back(f.label);
+  EXPECT_EQ(who, (std::vector<std::string>{"rank 4", "rank 5", "host node2"}));
+  EXPECT_EQ(v.findings.back().comparison, "every rank of the host named");
+  EXPECT_TRUE(std::isnan(v.findings.back().reference));
+}
+
+TEST(Verdict, SlowRailIsNamed) {
+  Measurements m;
+  m.places = places(3, 3);
+  m.groups = rings(m.places, [](const Group& g) { return g.label == "local rank 1" ? 2.0 : 8.0; });
+  const Verdict v = decide(m, OutlierRule{});
+  EXPECT_EQ(named(v), (std::vector<std::string>{"rail local rank 1 by rail rings"}));
+  EXPECT_EQ(v.findings.front().ranks, (std::vector<int>{1, 4, 7}));
+  EXPECT_EQ(v.findings.front().hosts, (std::vector<std::string>{"node0", "node1", "node2"}));
+}
+
+TEST(Verdict, TwoSlowRanksAreBothNamedAndNoPair) {
+  Measurements m;
+  m.places = places(1, 8);
+  m.pairs = all_pairs(m.places, [&](int a, int b) {
+    const bool slow = a == 2 || b == 2 || a == 5 || b == 5;
+    return slow ? 2.0 : healthy(m.places, a, b);
+  });
+  const Verdict v = decide(m, OutlierRule{});
+  EXPECT_EQ(named(v), (std::vector<std::string>{"rank 2 by ranks over their intra-host pairs",
+                                                "rank 5 by ranks over their intra-host pairs"}));
+  EXPECT_EQ(figure(v, "intra-host pairs", "pair 2-5")->set_aside, "explained by rank 2, 5, named above");
+}
+
+TEST(Verdict, ARankWithOneSlowPairLeftIsNotBlamed) {
+  // After rank 2 is named, rank 1 has one inter-host pair left, and it ran slow beside a pair
+  // of rank 2's: that is a pair to recheck, not a rank to name.
+  Measurements m;
+  m.places = places(2, 2);
+  m.pairs = all_pairs(m.places, [&](int a, int b) {
+    if (a == 2 || b == 2) return 0.35;
+    return a == 1 && b == 3 ? 5.0 : 10.0;
+  });
+  const Verdict v = decide(m, OutlierRule{});
+  std::set<std::string> who;
+  for (const auto& f : v.findings) who.insert(f.label);
+  EXPECT_EQ(who, (std::set<std::string>{"rank 2", "pair 1-3"}));
+  // Without arrival figures rank 2 is accused by its pairs alone: they are suspects too.
+  EXPECT_EQ(suspects(v), (std::vector<std::vector<int>>{{1, 3}, {0, 2}, {1, 2}}));
+  m.rechecks = {{{1, 3}, 9.8}, {{0, 2}, 0.36}, {{1, 2}, 0.34}};
+  const Verdict after = decide(m, OutlierRule{});
+  EXPECT_EQ(named(after), (std::vector<std::string>{"rank 2 by ranks over their inter-host pairs"}));
+  EXPECT_EQ(figure(after, "ranks over their inter-host pairs", "rank 2")->recheck, "confirmed");
+}
+
+// What four ranks sharing two cores produce: the pairs of rank 3 ran beside rank 2's pairs,
+// whose waiting rank spins on a core, at half speed; alone they are as fast as the rest.
+TEST(Verdict, RankSlowOnlyBesideOtherTrafficIsCleared) {
+  Measurements m;
+  m.places = places(1, 4);
+  m.arrivals = punctual(4, 2);
+  m.pairs = all_pairs(m.places, [](int a, int b) {
+    if (a == 2 || b == 2) return 0.35;
+    return a == 0 && b == 1 ? 9.9 : 5.1;
+  });
+  const Verdict before = decide(m, OutlierRule{});
+  EXPECT_EQ(named(before), (std::vector<std::string>{"rank 2 by all_reduce arrival",
+                                                     "rank 2 by ranks over their intra-host pairs",
+                                                     "rank 3 by ranks over their intra-host pairs"}));
+  EXPECT_EQ(suspects(before), (std::vector<std::vector<int>>{{0, 3}, {1, 3}}));
+  m.rechecks = {{{0, 3}, 9.7}, {{1, 3}, 9.8}};
+  const Verdict after = decide(m, OutlierRule{});
+  EXPECT_EQ(named(after), (std::vector<std::string>{"rank 2 by all_reduce arrival",
+                                                    "rank 2 by ranks over their intra-host pairs"}));
+  const auto* r3 = figure(after, "ranks over their intra-host pairs", "rank 3");
+  EXPECT_EQ(r3->recheck, "not_confirmed");
+  EXPECT_FALSE(r3->outlier);
+  EXPECT_EQ(figure(after, "intra-host pairs", "pair 0-3")->set_aside, "");  // judged as a pair, not explained
+  // Rechecks that are slow too keep rank 3 named.
+  m.rechecks = {{{0, 3}, 5.0}, {{1, 3}, 5.2}};
+  EXPECT_EQ(figure(decide(m, OutlierRule{}), "ranks over their intra-host pairs", "rank 3")->recheck, "confirmed");
+}
+
+TEST(Verdict, ThreeRanksOneSlow) {
+  Measurements m;
+  m.places = places(1, 3);
+  m.arrivals = punctual(3, 1);
+  m.pairs = all_pairs(m.places, [&](int a, int b) { return a == 1 || b == 1 ? 1.0 : 10.0; });
+  const Verdict v = decide(m, OutlierRule{});
+  for (const auto& f : v.findings) EXPECT_EQ(f.label, "rank 1") << f.comparison;
+  EXPECT_EQ(v.findings.size(), 2u);
+}
+
+TEST(Verdict, OneRankComparesNothing) {
+  Measurements m;
+  m.places = places(1, 1);
+  m.arrivals = punctual(1);
+  const Verdict v = decide(m, OutlierRule{});
+  EXPECT_EQ(v.verdict, LocateVerdict::kNothingCompared);
+  ASSERT_EQ(v.comparisons.size(), 1u);
+  EXPECT_FALSE(v.comparisons[0].compared);
+  EXPECT_FALSE(v.comparisons[0].note.empty());
+}
+
+TEST(Verdict, TwoRanksNameTheLateOne) {
+  Measurements m;
+  m.places = places(1, 2);
+  m.arrivals = {{0.99, 3}, {0.05, 15000}};
+  m.pairs = all_pairs(m.places, [](int, int) { return 3.0; });
+  const Verdict v = decide(m, OutlierRule{});
+  EXPECT_EQ(named(v), (std::vector<std::string>{"rank 1 by all_reduce arrival"}));
+  // One pair cannot tell its two ranks apart.
+  EXPECT_FALSE(figure(v, "intra-host pairs", "pair 0-1")->judged);
+}
+
+}  // namespace
+}  // namespace collbench::engine::locate

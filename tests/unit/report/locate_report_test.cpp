@@ -1,0 +1,162 @@
+// The locate report: its JSON against the embedded collbench.locate schema, and its text.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "report/json_schema.hpp"
+#include "report/locate_json.hpp"
+#include "report/locate_text.hpp"
+
+namespace collbench::report {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Four ranks on one host; rank 2 arrives late and its pairs are slow.
+LocateReport sample(bool outlier) {
+  LocateReport r;
+  r.tool_version = "0.1.0";
+  r.git_commit = "abc";
+  r.start_time = "2024-05-01T12:00:00Z";
+  r.argv = {"collbench", "locate"};
+  r.bootstrap = "mpi";
+  r.backend = "mpi";
+  r.backend_library = "Open MPI v4.1.4";
+  r.memory = "host";
+  r.nranks = 4;
+  r.hosts = {"vm"};
+  for (int i = 0; i < 4; ++i) r.ranks.push_back({i, "vm", i, "cpu", "CPUs 0-1", "", "", ""});
+  r.ranks[2] = {2, "vm", 2, "cuda:2", "H100", "0000:1b:00.0", "GPU2 0000:1b:00.0", "mlx5_2"};
+  r.budget_s = 30;
+  r.spent_s = 12.5;
+  r.phases = {{"setup", "done", 0.3, 0.3, ""},
+              {"straggler", "done", 7.5, 3.6, ""},
+              {"pairs", "cut", 13.5, 8.0, "cut by the budget after 6 of 9 rounds"},
+              {"groups", "skipped", 0, 0, "one host: no other host or rail to compare with"}};
+  r.all_reduce = {{4096, 50, 20100.5, 0.001}};
+  r.pair_bytes = 8u << 20;
+  r.pair_rounds = 3;
+  r.pair_passes = 3;
+  r.pair_steps_measured = 6;
+  r.pairs = {{0, 1, false, 2, 2, 50, 900, 9.3}, {1, 2, false, 0, 2, 50, 24000, 0.35}};
+  r.rule = {4, 0.05, 0.3};
+  LocateComparison c{"all_reduce arrival", "straggler", "rank", "punctuality", "share", true, "", {}};
+  for (int i = 0; i < 4; ++i) {
+    LocateFigure f;
+    f.label = "rank " + std::to_string(i);
+    f.ranks = {i};
+    f.hosts = {"vm"};
+    f.value = i == 2 && outlier ? 0.01 : 0.99;
+    f.details = {{"late_us", i == 2 && outlier ? 20000.0 : 3.0}};
+    f.judged = true;
+    f.reference = 0.99;
+    f.spread = 0.0495;
+    f.distance_mads = (f.reference - f.value) / f.spread;
+    f.gap = (f.reference - f.value) / f.reference;
+    f.outlier = i == 2 && outlier;
+    c.figures.push_back(f);
+  }
+  r.comparisons.push_back(c);
+  LocateComparison p{"intra-host pairs", "pairs", "pair", "p2p_gbps", "GB/s", false, "only one figure", {}};
+  LocateFigure set_aside;
+  set_aside.label = "pair 1-2";
+  set_aside.ranks = {1, 2};
+  set_aside.set_aside = "explained by rank 2, named above";
+  p.figures.push_back(set_aside);
+  LocateFigure contended;
+  contended.label = "pair 0-1";
+  contended.ranks = {0, 1};
+  contended.value = 5;
+  contended.details = {{"alone_gbps", 9.5}};
+  contended.recheck = "not_confirmed";
+  p.figures.push_back(contended);
+  r.comparisons.push_back(p);
+  if (outlier) {
+    const double inf = std::numeric_limits<double>::infinity();
+    r.findings.push_back(
+        {"rank", "rank 2", {2}, {"vm"}, "all_reduce arrival", "punctuality", "share", 0.01, 0.99, inf, 0.99});
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    r.findings.push_back({"host", "host vm", {0, 1, 2, 3}, {"vm"}, "every rank of the host named", "ranks_named", "ranks",
+                          4, nan, nan, nan});
+  }
+  r.verdict = outlier ? LocateVerdict::kOutlier : LocateVerdict::kNoOutlier;
+  r.notes = {"no GPU backend in this build"};
+  return r;
+}
+
+std::string text_of(const LocateReport& r) {
+  std::ostringstream out;
+  write_locate_text(out, r);
+  return out.str();
+}
+
+TEST(LocateJson, ValidAgainstTheEmbeddedSchema) {
+  for (bool outlier : {false, true}) {
+    const std::string text = locate_json_text(sample(outlier));
+    auto kind = validate_document_json(text);
+    ASSERT_TRUE(kind.ok()) << kind.status().message() << "\n" << text;
+    EXPECT_EQ(*kind, "collbench locate");
+  }
+}
+
+TEST(LocateJson, Fields) {
+  const Json doc = Json::parse(locate_json_text(sample(true)));
+  EXPECT_EQ(doc.at("schema"), "collbench.locate");
+  EXPECT_EQ(doc.at("schema_version"), 1);
+  EXPECT_EQ(doc.at("verdict"), "outlier");
+  EXPECT_EQ(doc.at("rule").at("min_gap"), 0.3);
+  EXPECT_EQ(doc.at("ranks").at(0).at("gpu"), nullptr);
+  EXPECT_EQ(doc.at("ranks").at(2).at("nic"), "mlx5_2");
+  EXPECT_EQ(doc.at("findings").at(0).at("distance_mads"), "inf");
+  EXPECT_EQ(doc.at("findings").at(1).at("reference"), nullptr);
+  EXPECT_EQ(doc.at("measurements").at("pairs").at("pairs").at(1).at("class"), "intra_host");
+  EXPECT_EQ(doc.at("budget").at("phases").at(2).at("status"), "cut");
+  const Json& fig = doc.at("comparisons").at(1).at("figures");
+  EXPECT_EQ(fig.at(0).at("reference"), nullptr);  // set aside: not judged
+  EXPECT_EQ(fig.at(0).at("set_aside"), "explained by rank 2, named above");
+  EXPECT_EQ(fig.at(1).at("recheck"), "not_confirmed");
+  EXPECT_EQ(fig.at(1).at("details").at("alone_gbps"), 9.5);
+}
+
+TEST(LocateJson, SchemaRejectsAnUnknownVerdict) {
+  Json doc = Json::parse(locate_json_text(sample(false)));
+  doc["verdict"] = "maybe";
+  const Status s = validate_json(document_kinds()[2].schema_text, doc.dump());
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("/verdict"), std::string::npos) << s.message();
+}
+
+TEST(LocateText, VerdictInPlainWords) {
+  const std::string text = text_of(sample(true));
+  EXPECT_NE(text.find("# verdict: OUTLIER FOUND: 2 findings"), std::string::npos) << text;
+  EXPECT_NE(text.find("rank 2 on vm (GPU2 0000:1b:00.0, NIC mlx5_2): all_reduce arrival: punctuality 0.010 against a "
+                      "median of 0.990 for the others (99% below, inf MADs)"),
+            std::string::npos) << text;
+  EXPECT_NE(text.find("host vm (ranks 0, 1, 2, 3): every rank of the host named"), std::string::npos) << text;
+  EXPECT_NE(text.find("more than 4 MADs (the MAD counted as at least 5% of the median) and at least 30% below"),
+            std::string::npos) << text;
+  EXPECT_NE(text.find("set aside: explained by rank 2, named above"), std::string::npos) << text;
+  EXPECT_NE(text.find("# note: pair 0-1 ran at 5.00 GB/s beside other traffic but 9.50 GB/s alone"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("pairs 8.0 s of 13.5 (cut by the budget after 6 of 9 rounds)"), std::string::npos) << text;
+  EXPECT_NE(text.find("groups skipped (one host: no other host or rail to compare with)"), std::string::npos) << text;
+}
+
+TEST(LocateText, NoOutlier) {
+  const std::string text = text_of(sample(false));
+  EXPECT_NE(text.find("# verdict: no outlier found"), std::string::npos) << text;
+  EXPECT_EQ(text.find("OUTLIER"), std::string::npos) << text;
+}
+
+TEST(LocateText, DescribeFinding) {
+  const LocateReport r = sample(true);
+  EXPECT_EQ(describe_finding(r, r.findings[0]), "rank 2 on vm (GPU2 0000:1b:00.0, NIC mlx5_2)");
+  const LocateFinding pair{"pair", "pair 0-1", {0, 1}, {"vm"}, "intra-host pairs", "p2p_gbps", "GB/s", 1, 9, 9, 0.9};
+  EXPECT_EQ(describe_finding(r, pair), "pair 0-1 (rank 0 on vm (CPUs 0-1) and rank 1 on vm (CPUs 0-1))");
+}
+
+}  // namespace
+}  // namespace collbench::report
