@@ -10,6 +10,9 @@
 namespace collbench::cli {
 namespace {
 
+constexpr std::uint64_t kMaxFaultRank = 1u << 24;  // as -r/--root
+constexpr std::uint64_t kMaxFaultDelayUs = 3600ull * 1000 * 1000;
+
 // Prefixes a parse error with the flag it belongs to: "-b/--minbytes: '12X' is not a size".
 template <typename T>
 Result<T> flag(std::string_view name, Result<T> parsed) {
@@ -184,6 +187,12 @@ Result<engine::FaultPlan> parse_fault(std::string_view spec) {
     auto size = parse_size(value);
     if (!size.ok()) return bad(size.status().message());
     const auto v = *size;
+    // Ranks become ints and the delay a signed microsecond count: no wrap-around to another rank.
+    const bool rank_key = key == "corrupt-rank" || key == "kill-rank" || key == "slow-rank";
+    if (rank_key && v > kMaxFaultRank) {
+      return bad(std::string(key) + " must be a rank (at most " + std::to_string(kMaxFaultRank) + ")");
+    }
+    if (key == "delay-us" && v > kMaxFaultDelayUs) return bad("delay-us must be at most an hour (3600000000)");
     if (key == "corrupt-rank") plan.corrupt_rank = static_cast<int>(v);
     else if (key == "index") plan.corrupt_index = v;
     else if (key == "min-size") plan.min_bytes = v;
