@@ -14,6 +14,8 @@ constexpr std::array<std::string_view, 16> kCpuSideTypes{
 constexpr std::array<std::string_view, 5> kIoTypes{"Bridge", "PCIDev", "OSDev", "Misc", "System"};
 constexpr std::array<std::string_view, 4> kRequiredSets{"cpuset", "complete_cpuset", "nodeset", "complete_nodeset"};
 constexpr std::array<std::string_view, 2> kOptionalSets{"allowed_cpuset", "allowed_nodeset"};
+constexpr std::array<std::string_view, 2> kInfoAttributes{"name", "value"};
+constexpr std::array<std::string_view, 2> kPageTypeAttributes{"size", "count"};
 
 template <std::size_t N>
 bool one_of(std::string_view value, const std::array<std::string_view, N>& set) {
@@ -44,7 +46,7 @@ class Checker {
  public:
   explicit Checker(const std::string& origin) : origin_(origin) {}
 
-  Status object(const XmlElement& e) {
+  Status object(const XmlElement& e, bool root) {
     const std::string* type = e.attribute("type");
     if (type == nullptr) return fail(e, "<object> without a type");
     const bool cpu_side = one_of(*type, kCpuSideTypes);
@@ -60,17 +62,50 @@ class Checker {
         if (value != nullptr && !valid_bitmap(*value)) return fail(e, "bad " + std::string(key) + " '" + *value + "'");
       }
     }
-    return children(e);
+    return contents(e, *type, root);
   }
 
-  Status children(const XmlElement& e) {
+  // The top level: <object> and hwloc's matrices and attributes, which hwloc checks itself.
+  Status top_level(const XmlElement& e) {
     for (const XmlElement& child : e.children) {
-      if (child.name == "object") COLLBENCH_RETURN_IF_ERROR(object(child));
+      if (child.name == "object") COLLBENCH_RETURN_IF_ERROR(object(child, true));
     }
     return ok_status();
   }
 
  private:
+  // hwloc 2.9 reads an object's <info> and <page_type> children before inserting it, and when
+  // one of them fails it returns without freeing the object (fixed upstream in hwloc PR #781,
+  // "xml: free imported object leaked on invalid child tag"). So everything hwloc would reject
+  // there is rejected here first; after the child objects hwloc accepts nothing else either.
+  Status contents(const XmlElement& e, const std::string& type, bool root) {
+    bool seen_object = false;
+    for (const XmlElement& child : e.children) {
+      if (child.name == "object") {
+        seen_object = true;
+        COLLBENCH_RETURN_IF_ERROR(object(child, false));
+      } else if (seen_object) {
+        return fail(child, "<" + child.name + "> after the child objects of a " + type);
+      } else if (child.name == "info") {
+        COLLBENCH_RETURN_IF_ERROR(leaf(child, kInfoAttributes));
+      } else if (child.name == "page_type" && (type == "NUMANode" || root)) {
+        COLLBENCH_RETURN_IF_ERROR(leaf(child, kPageTypeAttributes));
+      } else {
+        return fail(child, "<" + child.name + "> inside a " + type + " object is not supported");
+      }
+    }
+    return ok_status();
+  }
+
+  template <std::size_t N>
+  Status leaf(const XmlElement& e, const std::array<std::string_view, N>& allowed) const {
+    for (const auto& [key, value] : e.attributes) {
+      if (!one_of(key, allowed)) return fail(e, "<" + e.name + "> with an unknown attribute '" + key + "'");
+    }
+    if (!e.children.empty() || !trim(e.text).empty()) return fail(e, "<" + e.name + "> with content");
+    return ok_status();
+  }
+
   Status fail(const XmlElement& e, const std::string& what) const {
     return Status::error(ErrorCode::kUsage,
                          origin_ + ": not a usable hwloc XML at line " + std::to_string(e.line) + ": " + what);
@@ -90,7 +125,7 @@ Status check_hwloc_xml(const XmlElement& root, const std::string& origin) {
     return Status::error(ErrorCode::kUsage, origin + ": an hwloc XML has exactly one top-level <object> (found " +
                                                 std::to_string(top_objects) + ")");
   }
-  return checker.children(root);
+  return checker.top_level(root);
 }
 
 }  // namespace collbench::topo

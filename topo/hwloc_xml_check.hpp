@@ -1,6 +1,7 @@
 // Checks an hwloc XML document before hwloc sees it. hwloc 2.9's importer trusts its input: a
-// CPU-side object without complete_cpuset, for instance, crashes hwloc_topology_load. This check
-// turns such files into a one-line error instead. It needs no hwloc.
+// CPU-side object without complete_cpuset, for instance, crashes hwloc_topology_load, and an
+// object child it cannot import leaks the object. This check turns such files into a one-line
+// error instead. It needs no hwloc.
 #pragma once
 
 #include <string>

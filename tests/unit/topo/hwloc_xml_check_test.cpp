@@ -45,6 +45,36 @@ TEST(HwlocXmlCheck, RejectsWhatHwlocCannotSurvive) {
   }
 }
 
+// Found by fuzzing: hwloc 2.9 leaks the object whose <info> or other special child it fails to
+// import (hwloc PR #781). Only what hwloc imports may appear before an object's child objects.
+TEST(HwlocXmlCheck, RejectsObjectChildrenHwlocWouldLeakOn) {
+  const std::string machine = std::string("<object type=\"Machine\" ") + kSets + ">";
+  const std::string numa = std::string("<object type=\"NUMANode\" ") + kSets + ">";
+  const struct {
+    std::string body;
+    std::string message;
+  } cases[] = {
+      {machine + "<info name=\"a\" bogus=\"b\"/></object>", "<info> with an unknown attribute 'bogus'"},
+      {machine + "<info name=\"a\" value=\"b\">text</info></object>", "<info> with content"},
+      {machine + "<object type=\"PU\" " + kSets + "/><info name=\"a\" value=\"b\"/></object>",
+       "<info> after the child objects of a Machine"},
+      {machine + "<object type=\"Package\" " + kSets + "><page_type size=\"4096\"/></object></object>",
+       "<page_type> inside a Package object is not supported"},
+      {machine + numa + "<page_type size=\"4096\" count=\"1\" huge=\"1\"/></object></object>",
+       "<page_type> with an unknown attribute 'huge'"},
+      {machine + "<userdata length=\"1\">x</userdata></object>", "<userdata> inside a Machine object is not supported"},
+  };
+  for (const auto& c : cases) {
+    const Status s = check(c.body);
+    EXPECT_EQ(s.code(), ErrorCode::kUsage) << c.body;
+    EXPECT_NE(s.message().find(c.message), std::string::npos) << s.message();
+  }
+  // What hwloc writes itself stays valid.
+  const Status s = check(machine + "<info name=\"HostName\" value=\"n\"/><page_type size=\"4096\" count=\"0\"/>" +
+                         numa + "<page_type size=\"2097152\" count=\"4\"/></object></object>");
+  EXPECT_TRUE(s.ok()) << s.message();
+}
+
 TEST(HwlocXmlCheck, InfiniteBitmapsAreValid) {
   EXPECT_TRUE(check("<object type=\"Machine\" cpuset=\"0xf...f,0x00000001\" complete_cpuset=\"0xf...f\" "
                     "nodeset=\"0x1\" complete_nodeset=\"0x1\"/>")
