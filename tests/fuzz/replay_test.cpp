@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct Target {
   const char* name;
   void (*entry)(Bytes);
 };
+
+// gtest prints the parameter in test names; the target's name says it all.
+[[maybe_unused]] void PrintTo(const Target& target, std::ostream* out) { *out << target.name; }
 
 const Target kTargets[] = {
     {"units", &units},
