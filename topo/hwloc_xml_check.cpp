@@ -1,7 +1,12 @@
 #include "topo/hwloc_xml_check.hpp"
 
+#include <algorithm>
 #include <array>
+#include <charconv>
+#include <cstdint>
+#include <optional>
 #include <string_view>
+#include <vector>
 
 #include "common/strings.hpp"
 
@@ -25,21 +30,50 @@ bool one_of(std::string_view value, const std::array<std::string_view, N>& set) 
   return false;
 }
 
-// hwloc's bitmap text: comma-separated "0x" words of up to 8 hex digits, an empty word for a zero
-// word ("0x00000001,,0x00010000"), and "0xf...f" for an infinite set.
-bool valid_bitmap(std::string_view text) {
-  bool any = false;
-  for (std::string_view word : split(text, ',')) {
-    if (word.empty()) continue;
-    any = true;
-    if (word == "0xf...f") continue;
-    if (!starts_with(word, "0x") || word.size() < 3 || word.size() > 10) return false;
-    for (char c : word.substr(2)) {
-      const bool hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-      if (!hex) return false;
-    }
+// A set as 32-bit words, least significant first; `infinite`: every bit above them is set too.
+struct Bitmap {
+  std::vector<std::uint32_t> words;
+  bool infinite = false;
+
+  std::uint32_t word(std::size_t i) const {
+    if (i < words.size()) return words[i];
+    return infinite ? 0xffffffffu : 0u;
   }
-  return any;
+};
+
+// hwloc's bitmap text: comma-separated "0x" words of up to 8 hex digits, most significant first,
+// an empty word for a zero word ("0x00000001,,0x00010000"), and "0xf...f" for an infinite set.
+std::optional<Bitmap> parse_bitmap(std::string_view text) {
+  Bitmap bitmap;
+  bool any = false;
+  const std::vector<std::string_view> words = split(text, ',');
+  for (auto it = words.rbegin(); it != words.rend(); ++it) {
+    const std::string_view word = *it;
+    if (word.empty()) {
+      bitmap.words.push_back(0);
+      continue;
+    }
+    any = true;
+    if (word == "0xf...f") {
+      bitmap.infinite = true;
+      continue;
+    }
+    std::uint32_t value = 0;
+    if (!starts_with(word, "0x") || word.size() < 3 || word.size() > 10) return std::nullopt;
+    const auto [end, ec] = std::from_chars(word.data() + 2, word.data() + word.size(), value, 16);
+    if (ec != std::errc() || end != word.data() + word.size()) return std::nullopt;
+    bitmap.words.push_back(value);
+  }
+  if (!any) return std::nullopt;
+  return bitmap;
+}
+
+bool is_subset(const Bitmap& a, const Bitmap& b) {
+  if (a.infinite && !b.infinite) return false;
+  for (std::size_t i = 0; i < std::max(a.words.size(), b.words.size()); ++i) {
+    if ((a.word(i) & ~b.word(i)) != 0) return false;
+  }
+  return true;
 }
 
 class Checker {
@@ -51,17 +85,7 @@ class Checker {
     if (type == nullptr) return fail(e, "<object> without a type");
     const bool cpu_side = one_of(*type, kCpuSideTypes);
     if (!cpu_side && !one_of(*type, kIoTypes)) return fail(e, "unknown object type '" + *type + "'");
-    if (cpu_side) {
-      for (std::string_view key : kRequiredSets) {
-        const std::string* value = e.attribute(key);
-        if (value == nullptr) return fail(e, *type + " object without " + std::string(key));
-        if (!valid_bitmap(*value)) return fail(e, "bad " + std::string(key) + " '" + *value + "'");
-      }
-      for (std::string_view key : kOptionalSets) {
-        const std::string* value = e.attribute(key);
-        if (value != nullptr && !valid_bitmap(*value)) return fail(e, "bad " + std::string(key) + " '" + *value + "'");
-      }
-    }
+    if (cpu_side) COLLBENCH_RETURN_IF_ERROR(sets(e, *type));
     return contents(e, *type, root);
   }
 
@@ -74,6 +98,31 @@ class Checker {
   }
 
  private:
+  // Every set well-formed, and each within its complete_ counterpart as hwloc documents it:
+  // hwloc 2.9 crashes while loading a root whose cpuset has a CPU its complete_cpuset lacks.
+  Status sets(const XmlElement& e, const std::string& type) const {
+    std::array<Bitmap, kRequiredSets.size()> parsed;
+    for (std::size_t i = 0; i < kRequiredSets.size(); ++i) {
+      const std::string key(kRequiredSets[i]);
+      const std::string* value = e.attribute(key);
+      if (value == nullptr) return fail(e, type + " object without " + key);
+      auto bitmap = parse_bitmap(*value);
+      if (!bitmap) return fail(e, "bad " + key + " '" + *value + "'");
+      parsed[i] = std::move(*bitmap);
+    }
+    for (std::string_view key : kOptionalSets) {
+      const std::string* value = e.attribute(key);
+      if (value != nullptr && !parse_bitmap(*value)) return fail(e, "bad " + std::string(key) + " '" + *value + "'");
+    }
+    for (std::size_t i = 0; i < kRequiredSets.size(); i += 2) {
+      if (!is_subset(parsed[i], parsed[i + 1])) {
+        return fail(e, std::string(kRequiredSets[i]) + " '" + *e.attribute(kRequiredSets[i]) + "' is not within " +
+                           std::string(kRequiredSets[i + 1]) + " '" + *e.attribute(kRequiredSets[i + 1]) + "'");
+      }
+    }
+    return ok_status();
+  }
+
   // hwloc 2.9 reads an object's <info> and <page_type> children before inserting it, and when
   // one of them fails it returns without freeing the object (fixed upstream in hwloc PR #781,
   // "xml: free imported object leaked on invalid child tag"). So everything hwloc would reject

@@ -34,6 +34,15 @@ TEST(HwlocXmlCheck, RejectsWhatHwlocCannotSurvive) {
        "bad cpuset '0xzz'"},
       {std::string("<object type=\"Machine\" ") + kSets + " allowed_cpuset=\"1\"/>", "bad allowed_cpuset '1'"},
       {std::string("<object type=\"Machine\" ") + kSets + " allowed_nodeset=\",\"/>", "bad allowed_nodeset ','"},
+      // Found by fuzzing: hwloc 2.9 crashes loading a root whose cpuset is not within complete_cpuset.
+      {"<object type=\"Machine\" cpuset=\"0x1\" complete_cpuset=\"0x2\" nodeset=\"0x1\" complete_nodeset=\"0x1\"/>",
+       "cpuset '0x1' is not within complete_cpuset '0x2'"},
+      {"<object type=\"Machine\" cpuset=\"0xf...f\" complete_cpuset=\"0xffffffff\" nodeset=\"0x1\" "
+       "complete_nodeset=\"0x1\"/>",
+       "cpuset '0xf...f' is not within complete_cpuset '0xffffffff'"},
+      {"<object type=\"Machine\" cpuset=\"0x1\" complete_cpuset=\"0x1\" nodeset=\"0x1,,0x0\" "
+       "complete_nodeset=\"0x1\"/>",
+       "nodeset '0x1,,0x0' is not within complete_nodeset '0x1'"},
       {"", "exactly one top-level <object> (found 0)"},
       {std::string("<object type=\"Machine\" ") + kSets + "/><object type=\"Machine\" " + kSets + "/>",
        "exactly one top-level <object> (found 2)"},
@@ -80,7 +89,7 @@ TEST(HwlocXmlCheck, InfiniteBitmapsAreValid) {
                     "nodeset=\"0x1\" complete_nodeset=\"0x1\"/>")
                   .ok());
   // hwloc writes a zero word as nothing between commas.
-  EXPECT_TRUE(check("<object type=\"Machine\" cpuset=\"0x00000001,,0x00010000\" complete_cpuset=\"0x1\" "
+  EXPECT_TRUE(check("<object type=\"Machine\" cpuset=\"0x00000001,,0x00010000\" complete_cpuset=\"0x1,0x0,0xffffffff\" "
                     "nodeset=\"0x1\" complete_nodeset=\"0x1\"/>")
                   .ok());
 }
