@@ -86,6 +86,7 @@ class Checker {
     const bool cpu_side = one_of(*type, kCpuSideTypes);
     if (!cpu_side && !one_of(*type, kIoTypes)) return fail(e, "unknown object type '" + *type + "'");
     if (cpu_side) COLLBENCH_RETURN_IF_ERROR(sets(e, *type));
+    COLLBENCH_RETURN_IF_ERROR(enumerations(e, *type));
     return contents(e, *type, root);
   }
 
@@ -119,6 +120,20 @@ class Checker {
         return fail(e, std::string(kRequiredSets[i]) + " '" + *e.attribute(kRequiredSets[i]) + "' is not within " +
                            std::string(kRequiredSets[i + 1]) + " '" + *e.attribute(kRequiredSets[i + 1]) + "'");
       }
+    }
+    return ok_status();
+  }
+
+  // hwloc stores these numbers into C enums unchecked, and reading an enum that holds no
+  // enumerator's value is undefined behaviour: only hwloc 2.x's own values pass.
+  Status enumerations(const XmlElement& e, const std::string& type) const {
+    const std::string* osdev = type == "OSDev" ? e.attribute("osdev_type") : nullptr;
+    if (osdev != nullptr && !(osdev->size() == 1 && (*osdev)[0] >= '0' && (*osdev)[0] <= '5')) {
+      return fail(e, "osdev_type '" + *osdev + "' is not an hwloc 2.x OS device type (0-5)");
+    }
+    const std::string* bridge = type == "Bridge" ? e.attribute("bridge_type") : nullptr;
+    if (bridge != nullptr && *bridge != "0-1" && *bridge != "1-1" && *bridge != "0-0" && *bridge != "1-0") {
+      return fail(e, "bridge_type '" + *bridge + "' is not an hwloc 2.x bridge type (0 host, 1 PCI)");
     }
     return ok_status();
   }

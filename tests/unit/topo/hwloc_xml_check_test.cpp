@@ -43,6 +43,11 @@ TEST(HwlocXmlCheck, RejectsWhatHwlocCannotSurvive) {
       {"<object type=\"Machine\" cpuset=\"0x1\" complete_cpuset=\"0x1\" nodeset=\"0x1,,0x0\" "
        "complete_nodeset=\"0x1\"/>",
        "nodeset '0x1,,0x0' is not within complete_nodeset '0x1'"},
+      // Found by fuzzing: hwloc copies these into C enums unchecked; reading one is undefined.
+      {std::string("<object type=\"Machine\" ") + kSets + "><object type=\"OSDev\" osdev_type=\"9\"/></object>",
+       "osdev_type '9' is not an hwloc 2.x OS device type"},
+      {std::string("<object type=\"Machine\" ") + kSets + "><object type=\"Bridge\" bridge_type=\"2-1\"/></object>",
+       "bridge_type '2-1' is not an hwloc 2.x bridge type"},
       {"", "exactly one top-level <object> (found 0)"},
       {std::string("<object type=\"Machine\" ") + kSets + "/><object type=\"Machine\" " + kSets + "/>",
        "exactly one top-level <object> (found 2)"},
