@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <cstdint>
 #include <optional>
@@ -178,7 +179,69 @@ class Checker {
   const std::string& origin_;
 };
 
+// `encoding="X"` (or 'X') in an XML declaration; empty when absent.
+std::string_view declared_encoding(std::string_view declaration) {
+  const auto at = declaration.find("encoding");
+  if (at == std::string_view::npos) return {};
+  std::string_view rest = trim(declaration.substr(at + 8));
+  if (rest.empty() || rest.front() != '=') return {};
+  rest = trim(rest.substr(1));
+  if (rest.empty() || (rest.front() != '"' && rest.front() != '\'')) return {};
+  const auto close = rest.find(rest.front(), 1);
+  return close == std::string_view::npos ? std::string_view() : rest.substr(1, close - 1);
+}
+
+// `<!DOCTYPE name SYSTEM "id">` with a non-empty id and no internal subset.
+bool has_system_id(std::string_view doctype) {
+  if (doctype.find('[') != std::string_view::npos) return false;
+  const auto system = doctype.find("SYSTEM");
+  if (system == std::string_view::npos) return false;
+  const std::string_view id = trim(doctype.substr(system + 6));
+  if (id.empty() || (id.front() != '"' && id.front() != '\'')) return false;
+  const auto close = id.find(id.front(), 1);
+  return close != std::string_view::npos && close > 1;
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
 }  // namespace
+
+Status check_hwloc_xml_prolog(std::string_view text, const std::string& origin) {
+  const auto fail = [&](const std::string& what) {
+    return Status::error(ErrorCode::kUsage, origin + ": not a usable hwloc XML: " + what);
+  };
+  std::size_t pos = 0;
+  while ((pos = text.find_first_not_of(" \t\r\n", pos)) != std::string_view::npos) {
+    const std::string_view rest = text.substr(pos);
+    std::size_t end = std::string_view::npos;  // where what starts at `pos` ends, past its terminator
+    const auto past = [&](std::string_view terminator) {
+      const auto at = rest.find(terminator);
+      return at == std::string_view::npos ? at : at + terminator.size();
+    };
+    if (starts_with(rest, "<?")) {
+      end = past("?>");
+      const std::string_view encoding = declared_encoding(rest.substr(0, end));
+      if (starts_with(rest, "<?xml") && !encoding.empty() && !iequals(encoding, "UTF-8")) {
+        return fail("encoding '" + std::string(encoding) + "' (collbench reads UTF-8, as hwloc writes)");
+      }
+    } else if (starts_with(rest, "<!--")) {
+      end = past("-->");
+    } else if (starts_with(rest, "<!DOCTYPE")) {
+      end = past(">");
+      if (!has_system_id(rest.substr(0, end))) {
+        return fail("a DOCTYPE needs a system id and no internal subset, as hwloc writes it "
+                    "(<!DOCTYPE topology SYSTEM \"hwloc2.dtd\">)");
+      }
+    }
+    if (end == std::string_view::npos) return ok_status();  // the root element, or a broken prolog
+    pos += end;
+  }
+  return ok_status();
+}
 
 Status check_hwloc_xml(const XmlElement& root, const std::string& origin) {
   Checker checker(origin);

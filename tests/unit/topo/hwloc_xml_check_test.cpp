@@ -89,6 +89,34 @@ TEST(HwlocXmlCheck, RejectsObjectChildrenHwlocWouldLeakOn) {
   EXPECT_TRUE(s.ok()) << s.message();
 }
 
+// Found by fuzzing: Debian's hwloc imports through libxml2, and hwloc 2.9 crashes there on a DOCTYPE
+// without a system id (hwloc PR #786) and leaks on an encoding libxml2 does not know.
+TEST(HwlocXmlCheck, PrologAsHwlocWritesIt) {
+  const std::string root = "<topology version=\"2.0\"/>";
+  for (const std::string ok : {"", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n",
+                               "<?xml version='1.0' encoding='utf-8'?><!-- c -->\n<!DOCTYPE topology SYSTEM \"hwloc2.dtd\">\n",
+                               "<?xml version=\"1.0\"?><!DOCTYPE topology SYSTEM 'hwloc.dtd'>"}) {
+    const Status s = check_hwloc_xml_prolog(ok + root, "t.xml");
+    EXPECT_TRUE(s.ok()) << ok << ": " << s.message();
+  }
+  const struct {
+    std::string prolog;
+    std::string message;
+  } cases[] = {
+      {"<?xml version=\"1.0\" encoding=\"UTF-0\"?>", "encoding 'UTF-0'"},
+      {"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>", "encoding 'ISO-8859-1'"},
+      {"<!DOCTYPE topology>", "a DOCTYPE needs a system id"},
+      {"<?xml version=\"1.0\"?><!-- c -->\n<!DOCTYPE topology>", "a DOCTYPE needs a system id"},
+      {"<!DOCTYPE topology SYSTEM \"\">", "a DOCTYPE needs a system id"},
+      {"<!DOCTYPE topology SYSTEM \"hwloc2.dtd\" [<!ENTITY e \"x\">]>", "no internal subset"},
+  };
+  for (const auto& c : cases) {
+    const Status s = check_hwloc_xml_prolog(c.prolog + root, "t.xml");
+    EXPECT_EQ(s.code(), ErrorCode::kUsage) << c.prolog;
+    EXPECT_NE(s.message().find(c.message), std::string::npos) << s.message();
+  }
+}
+
 TEST(HwlocXmlCheck, InfiniteBitmapsAreValid) {
   EXPECT_TRUE(check("<object type=\"Machine\" cpuset=\"0xf...f,0x00000001\" complete_cpuset=\"0xf...f\" "
                     "nodeset=\"0x1\" complete_nodeset=\"0x1\"/>")
