@@ -12,6 +12,7 @@ namespace {
 
 constexpr std::uint64_t kMaxFaultRank = 1u << 24;  // as -r/--root
 constexpr std::uint64_t kMaxFaultDelayUs = 3600ull * 1000 * 1000;
+constexpr double kMaxTimeoutS = 1e6;
 
 // Prefixes a parse error with the flag it belongs to: "-b/--minbytes: '12X' is not a size".
 template <typename T>
@@ -166,6 +167,8 @@ Result<double> parse_timeout(const std::string& text) {
   auto t = parse_double(text);
   if (!t.ok()) return Status::error(ErrorCode::kUsage, "-T/--timeout: " + t.status().message());
   if (*t < 0) return Status::error(ErrorCode::kUsage, "-T/--timeout: must not be negative");
+  // The watchdog multiplies it by the iterations of a step and reports it in whole seconds.
+  if (*t > kMaxTimeoutS) return Status::error(ErrorCode::kUsage, "-T/--timeout: at most 1000000 seconds (11.6 days)");
   return *t;
 }
 

@@ -38,7 +38,8 @@ void check_plan(const cli::RunCommand& cmd) {
   const engine::RunOptions& o = cmd.run;
   COLLBENCH_FUZZ_REQUIRE(o.min_bytes <= o.max_bytes);
   COLLBENCH_FUZZ_REQUIRE(!o.collectives.empty() && !o.types.empty() && !o.ops.empty());
-  COLLBENCH_FUZZ_REQUIRE(cmd.timeout_s >= 0);
+  // The watchdog turns timeout x iterations into a deadline (common/deadline.hpp).
+  COLLBENCH_FUZZ_REQUIRE(cmd.timeout_s >= 0 && cmd.timeout_s <= 1e6);
   for (int nranks : {1, 3, 8}) {
     auto plan = engine::plan_sweep(o, nranks);
     if (!plan.ok()) continue;
