@@ -1,4 +1,5 @@
 // Sizes and numbers as users type them on the command line (-b 64M, --min-time 0.5, -n 20).
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -39,7 +40,7 @@ void units(Bytes input) {
   }
   // format_bytes takes any count: the first eight bytes as one.
   std::uint64_t raw = 0;
-  std::memcpy(&raw, input.data(), std::min(input.size(), sizeof raw));
+  if (!input.empty()) std::memcpy(&raw, input.data(), std::min(input.size(), sizeof raw));
   COLLBENCH_FUZZ_REQUIRE(!format_bytes(raw).empty());
 }
 
