@@ -5,6 +5,7 @@ set(COLLBENCH_WITH_NCCL AUTO CACHE STRING "NCCL backend on CUDA GPUs (AUTO|ON|OF
 set(COLLBENCH_CUDA_ARCHITECTURES "80;90" CACHE STRING "GPU architectures for the fill/verify kernels")
 option(COLLBENCH_BUILD_TESTS "Build the test suite" ON)
 option(COLLBENCH_BUILD_BENCHMARKS "Build the micro-benchmarks (Google Benchmark)" ON)
+option(COLLBENCH_BUILD_FUZZERS "Build the libFuzzer targets in tests/fuzz (clang; see the fuzz preset)" OFF)
 option(COLLBENCH_WERROR "Treat the project's own warnings as errors" OFF)
 set(COLLBENCH_SANITIZE "" CACHE STRING "Sanitizers for the project's code, e.g. address,undefined")
 

@@ -33,7 +33,7 @@ std::string_view error_code_name(ErrorCode code) {
   return "unknown error";
 }
 
-Status Status::error(ErrorCode code, std::string message, std::source_location where) {
+Status Status::error(ErrorCode code, std::string message, SourceLocation where) {
   Status s;
   s.code_ = code == ErrorCode::kOk ? ErrorCode::kInternal : code;
   s.message_ = std::move(message);

@@ -4,10 +4,11 @@
 
 #include <cassert>
 #include <optional>
-#include <source_location>
 #include <string>
 #include <utility>
 #include <variant>
+
+#include "common/source_location.hpp"
 
 namespace collbench {
 
@@ -34,7 +35,7 @@ class [[nodiscard]] Status {
   Status() = default;
 
   static Status error(ErrorCode code, std::string message,
-                      std::source_location where = std::source_location::current());
+                      SourceLocation where = SourceLocation::current());
 
   bool ok() const { return code_ == ErrorCode::kOk; }
   ErrorCode code() const { return code_; }

@@ -299,17 +299,24 @@ Status validate_kind(const Json& document, const DocumentKind* expected) {
   return validate_value(schema, document);
 }
 
+// nlohmann's what() starts with "[json.exception.parse_error.101] ", which means nothing to a user.
+std::string without_exception_id(const std::exception& e) {
+  std::string what = e.what();
+  const auto bracket = what.find("] ");
+  if (bracket != std::string::npos) what.erase(0, bracket + 2);
+  return what;
+}
+
 }  // namespace
 
 Result<Json> parse_json_text(std::string_view text) {
   try {
     return Json::parse(text.begin(), text.end());
   } catch (const Json::parse_error& e) {
-    // what() starts with "[json.exception.parse_error.101] ", which means nothing to a user.
-    std::string what = e.what();
-    const auto bracket = what.find("] ");
-    if (bracket != std::string::npos) what.erase(0, bracket + 2);
-    return Status::error(ErrorCode::kUsage, "not JSON: " + what);
+    return Status::error(ErrorCode::kUsage, "not JSON: " + without_exception_id(e));
+  } catch (const Json::out_of_range& e) {
+    // Valid JSON that no double holds ("1e400") is out_of_range for nlohmann, not a parse error.
+    return Status::error(ErrorCode::kUsage, "unreadable JSON: " + without_exception_id(e));
   }
 }
 

@@ -50,7 +50,8 @@ std::string preflight_json_text(const PreflightReport& rep) {
       {"ranks", ranks},
       {"problems", problems},
       {"verdict", to_string(rep.verdict)}};
-  return doc.dump(2) + "\n";
+  // Host and device names come from the machines: invalid UTF-8 is replaced, never an exception.
+  return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace collbench::report

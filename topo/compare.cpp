@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <string>
+#include <vector>
 
 #include "common/units.hpp"
 #include "topo/paths.hpp"
@@ -23,6 +25,22 @@ std::string model_of(std::uint16_t vendor, std::uint16_t device, const std::stri
 
 long long centi(double v) { return std::llround(v * 100.0); }
 
+// For each of `ref`'s items, the index of `other`'s item with the same bus id, or -1. The n-th
+// item with a bus id pairs with the n-th of the other side, so duplicate or missing bus ids
+// (edited captures, unreadable addresses) still pair a topology with its own copy.
+template <typename Item>
+std::vector<int> pair_by_bus_id(const std::vector<Item>& ref, const std::vector<Item>& other) {
+  std::map<std::string, std::vector<int>> unpaired;
+  for (std::size_t j = other.size(); j-- > 0;) unpaired[other[j].bus_id].push_back(static_cast<int>(j));
+  std::vector<int> pairs;
+  for (const Item& item : ref) {
+    std::vector<int>& candidates = unpaired[item.bus_id];
+    pairs.push_back(candidates.empty() ? -1 : candidates.back());
+    if (!candidates.empty()) candidates.pop_back();
+  }
+  return pairs;
+}
+
 std::string role_of(const Topology& t, int pci) {
   for (const Gpu& g : t.gpus) {
     if (g.pci == pci) return "GPU " + g.bus_id;
@@ -35,10 +53,11 @@ std::string role_of(const Topology& t, int pci) {
 }
 
 void compare_links(const Topology& ref, const Topology& other, std::vector<std::string>& out) {
+  const std::vector<int> pairs = pair_by_bus_id(ref.pci, other.pci);
   for (std::size_t i = 0; i < ref.pci.size(); ++i) {
     const PciNode& a = ref.pci[i];
     if (a.bus_id.empty() || !a.upstream_link) continue;
-    const int j = other.pci_by_bus_id(a.bus_id);
+    const int j = pairs[i];
     if (j < 0) continue;
     const PciLink& la = a.link;
     const PciLink& lb = other.pci[static_cast<std::size_t>(j)].link;
@@ -64,12 +83,16 @@ void compare_gpus(const Topology& ref, const Topology& other, std::vector<std::s
   if (ref.gpus.size() != other.gpus.size()) {
     out.push_back(std::to_string(other.gpus.size()) + " GPUs instead of " + std::to_string(ref.gpus.size()));
   }
-  for (const Gpu& g : ref.gpus) {
-    const int j = other.gpu_by_bus_id(g.bus_id);
+  const std::vector<int> pairs = pair_by_bus_id(ref.gpus, other.gpus);
+  std::vector<bool> paired(other.gpus.size(), false);
+  for (std::size_t i = 0; i < ref.gpus.size(); ++i) {
+    const Gpu& g = ref.gpus[i];
+    const int j = pairs[i];
     if (j < 0) {
       out.push_back("GPU " + g.bus_id + " (" + model_of(g.vendor_id, g.device_id, g.name) + ") is missing");
       continue;
     }
+    paired[static_cast<std::size_t>(j)] = true;
     const Gpu& h = other.gpus[static_cast<std::size_t>(j)];
     if (h.vendor_id != g.vendor_id || h.device_id != g.device_id) {
       out.push_back("GPU " + g.bus_id + " is " + model_of(h.vendor_id, h.device_id, h.name) + " instead of " +
@@ -82,8 +105,9 @@ void compare_gpus(const Topology& ref, const Topology& other, std::vector<std::s
                     (na.empty() ? "?" : na.to_list()));
     }
   }
-  for (const Gpu& h : other.gpus) {
-    if (ref.gpu_by_bus_id(h.bus_id) < 0) {
+  for (std::size_t j = 0; j < other.gpus.size(); ++j) {
+    const Gpu& h = other.gpus[j];
+    if (!paired[j]) {
       out.push_back("extra GPU " + h.bus_id + " (" + model_of(h.vendor_id, h.device_id, h.name) + ")");
     }
   }
@@ -169,10 +193,11 @@ void compare_numa(const Topology& ref, const Topology& other, std::vector<std::s
 void compare_paths(const Topology& ref, const Topology& other, std::vector<std::string>& out) {
   const PathMatrix pa = classify_all(ref);
   const PathMatrix pb = classify_all(other);
+  const std::vector<int> pairs = pair_by_bus_id(ref.gpus, other.gpus);
   for (std::size_t i = 0; i < ref.gpus.size(); ++i) {
     for (std::size_t k = i + 1; k < ref.gpus.size(); ++k) {
-      const int bi = other.gpu_by_bus_id(ref.gpus[i].bus_id);
-      const int bk = other.gpu_by_bus_id(ref.gpus[k].bus_id);
+      const int bi = pairs[i];
+      const int bk = pairs[k];
       if (bi < 0 || bk < 0) continue;
       const Path& a = pa.gpu_gpu[i][k];
       const Path& b = pb.gpu_gpu[static_cast<std::size_t>(bi)][static_cast<std::size_t>(bk)];

@@ -90,6 +90,7 @@ Result<Topology> parse_topology(std::string_view content, const std::string& ori
   auto xml = parse_xml(content);
   if (!xml.ok()) return Status::error(ErrorCode::kUsage, origin + ": " + xml.status().message());
   if (format == FileFormat::kNcclXml) return topology_from_nccl_xml(*xml, origin);
+  COLLBENCH_RETURN_IF_ERROR(check_hwloc_xml_prolog(content, origin));
   COLLBENCH_RETURN_IF_ERROR(check_hwloc_xml(*xml, origin));
   return hwloc_load_xml(content, origin);
 }

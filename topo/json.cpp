@@ -227,7 +227,8 @@ Topology model_from(const Json& j) {
 std::string topology_to_json(const Topology& topo, const Analysis* analysis, int indent) {
   Json j = model_json(topo);
   if (analysis != nullptr) j["analysis"] = analysis_json(*analysis);
-  return j.dump(indent < 0 ? -1 : indent);
+  // Names come from files and other machines: invalid UTF-8 is replaced, never an exception.
+  return j.dump(indent < 0 ? -1 : indent, ' ', false, Json::error_handler_t::replace);
 }
 
 Result<Topology> topology_from_json(std::string_view text, const std::string& origin) {

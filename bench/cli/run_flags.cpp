@@ -10,6 +10,10 @@
 namespace collbench::cli {
 namespace {
 
+constexpr std::uint64_t kMaxFaultRank = 1u << 24;  // as -r/--root
+constexpr std::uint64_t kMaxFaultDelayUs = 3600ull * 1000 * 1000;
+constexpr double kMaxTimeoutS = 1e6;
+
 // Prefixes a parse error with the flag it belongs to: "-b/--minbytes: '12X' is not a size".
 template <typename T>
 Result<T> flag(std::string_view name, Result<T> parsed) {
@@ -176,6 +180,8 @@ Result<double> parse_timeout(const std::string& text) {
   auto t = parse_double(text);
   if (!t.ok()) return Status::error(ErrorCode::kUsage, "-T/--timeout: " + t.status().message());
   if (*t < 0) return Status::error(ErrorCode::kUsage, "-T/--timeout: must not be negative");
+  // The watchdog multiplies it by the iterations of a step and reports it in whole seconds.
+  if (*t > kMaxTimeoutS) return Status::error(ErrorCode::kUsage, "-T/--timeout: at most 1000000 seconds (11.6 days)");
   return *t;
 }
 
@@ -197,6 +203,12 @@ Result<engine::FaultPlan> parse_fault(std::string_view spec) {
     auto size = parse_size(value);
     if (!size.ok()) return bad(size.status().message());
     const auto v = *size;
+    // Ranks become ints and the delay a signed microsecond count: no wrap-around to another rank.
+    const bool rank_key = key == "corrupt-rank" || key == "kill-rank" || key == "slow-rank";
+    if (rank_key && v > kMaxFaultRank) {
+      return bad(std::string(key) + " must be a rank (at most " + std::to_string(kMaxFaultRank) + ")");
+    }
+    if (key == "delay-us" && v > kMaxFaultDelayUs) return bad("delay-us must be at most an hour (3600000000)");
     if (key == "corrupt-rank") plan.corrupt_rank = static_cast<int>(v);
     else if (key == "index") plan.corrupt_index = v;
     else if (key == "min-size") plan.min_bytes = v;

@@ -1,5 +1,7 @@
 #include "bench/engine/watchdog.hpp"
 
+#include "common/deadline.hpp"
+
 namespace collbench::engine {
 
 Watchdog::Watchdog(double timeout_s, Expired on_expired) : timeout_s_(timeout_s), on_expired_(std::move(on_expired)) {
@@ -19,8 +21,7 @@ void Watchdog::begin(std::string step, std::uint64_t operations) {
   step_ = std::move(step);
   iteration_.store(0, std::memory_order_relaxed);
   limit_s_ = timeout_s_ * static_cast<double>(operations == 0 ? 1 : operations);
-  deadline_ = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                                     std::chrono::duration<double>(limit_s_));
+  deadline_ = deadline_after(std::chrono::steady_clock::now(), limit_s_);
   changed_.notify_all();
 }
 

@@ -3,14 +3,13 @@
 
 #include <mpi.h>
 
-#include <source_location>
 #include <string_view>
 
 #include "common/status.hpp"
 
 namespace collbench::mpi {
 
-Status to_status(int rc, std::string_view call, std::source_location where = std::source_location::current());
+Status to_status(int rc, std::string_view call, SourceLocation where = SourceLocation::current());
 
 }  // namespace collbench::mpi
 

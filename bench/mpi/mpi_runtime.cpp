@@ -5,7 +5,7 @@
 #include "bench/mpi/mpi_error.hpp"
 
 namespace collbench::mpi {
-Status to_status(int rc, std::string_view call, std::source_location where) {
+Status to_status(int rc, std::string_view call, SourceLocation where) {
   char text[MPI_MAX_ERROR_STRING] = {};
   int len = 0;
   if (MPI_Error_string(rc, text, &len) != MPI_SUCCESS) len = 0;

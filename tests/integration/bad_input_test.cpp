@@ -71,6 +71,11 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"average_out_of_range", {"-a", "7"}, "-a/--average: 7 is out of range"},
         BadInput{"blocking_out_of_range", {"-z", "9"}, "-z/--blocking"},
         BadInput{"negative_timeout", {"-T", "-1"}, "-T"},
+        // Once accepted and turned into clock ticks by a cast, which is undefined behaviour.
+        BadInput{"huge_timeout", {"-T", "1e300"}, "-T/--timeout: at most 1000000 seconds"},
+        // Once wrapped to another rank (4294967297 -> 1) or to a negative delay.
+        BadInput{"fault_rank_beyond_int", {"--fault", "corrupt-rank=4294967297"}, "corrupt-rank must be a rank"},
+        BadInput{"fault_delay_beyond_an_hour", {"--fault", "slow-rank=0,delay-us=16T"}, "delay-us must be at most"},
         BadInput{"smaller_than_one_element", {"-b", "2", "-e", "2"}, "too small for all_reduce of float"},
         BadInput{"root_out_of_range", {"-r", "3"}, "-r/--root 3"},
         BadInput{"unwritable_output", {"-J", "/nonexistent-dir/r.json"}, "-J/--output_file /nonexistent-dir/r.json"},

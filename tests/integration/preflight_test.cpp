@@ -36,6 +36,17 @@ TEST(Preflight, FourRanksAllReceiveSix) {
   EXPECT_EQ(v.exit_code, 0) << v.out << v.err;
 }
 
+// An argument that is not UTF-8 (a Latin-1 file name) is recorded with U+FFFD in its place; the
+// JSON writer threw on it and aborted the run (found by fuzzing the topology JSON writer).
+TEST(Preflight, Latin1OutputFileName) {
+  const std::string path = scratch_dir("preflight-latin1") + "/caf\xe9.json";
+  const Outcome o = run_process(collbench({"preflight", "-J", path}));
+  ASSERT_EQ(o.exit_code, 0) << o.out << o.err;
+  const json doc = json::parse(read_file(path));
+  EXPECT_EQ(doc.at("context").at("argv").back(), path.substr(0, path.size() - 6) + "\xef\xbf\xbd.json");
+  EXPECT_EQ(run_process(collbench({"validate", path})).exit_code, 0);
+}
+
 TEST(Preflight, WrongValueOnOneRankIsNamed) {
   const std::string dir = scratch_dir("preflight-wrong");
   const Outcome o = run_process(mpirun_collbench(4, {"preflight", "--fault", "corrupt-rank=2", "-J", dir + "/p.json"}));

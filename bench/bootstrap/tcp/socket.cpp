@@ -19,6 +19,8 @@
 #include <system_error>
 #include <thread>
 
+#include "common/deadline.hpp"
+
 namespace collbench::bootstrap::tcp {
 namespace {
 
@@ -151,10 +153,7 @@ void Fd::reset() {
   fd_ = -1;
 }
 
-Deadline Deadline::in(double seconds) {
-  const auto span = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-  return Deadline(Clock::now() + span);
-}
+Deadline Deadline::in(double seconds) { return Deadline(deadline_after(Clock::now(), seconds)); }
 
 double Deadline::remaining_s() const {
   return std::max(0.0, std::chrono::duration<double>(when_ - Clock::now()).count());

@@ -63,7 +63,9 @@ TEST(MessagesTest, AckAndAbortRoundTrip) {
 TEST(MessagesTest, DataCarriesStepAndBytes) {
   const Step step{StepKind::kBroadcast, 0, 7, 2, 3};
   const std::vector<std::byte> data = {std::byte{1}, std::byte{2}, std::byte{3}};
-  auto view = decode_data(encode_data(step, data));
+  // The view points into the encoded payload, which must outlive it.
+  const std::vector<std::byte> payload = encode_data(step, data);
+  auto view = decode_data(payload);
   ASSERT_TRUE(view.ok());
   EXPECT_EQ(view->step, step);
   EXPECT_EQ(std::vector<std::byte>(view->data.begin(), view->data.end()), data);

@@ -33,6 +33,14 @@ TEST(Status, ErrorKeepsCodeMessageAndOrigin) {
   EXPECT_EQ(exit_code_for(s), ExitCode::kComm);
 }
 
+// The origin is the line that raised the error, not status.hpp, with std::source_location and with
+// the fallback that clang 14 uses (common/source_location.hpp).
+TEST(Status, OriginIsTheCallersLine) {
+  const int line = __LINE__ + 1;
+  const Status s = Status::error(ErrorCode::kIo, "x");
+  EXPECT_EQ(s.where(), "tests/unit/common/status_test.cpp:" + std::to_string(line));
+}
+
 TEST(Status, ContextIsPrefixed) {
   Status s = Status::error(ErrorCode::kIo, "permission denied").with_context("writing r.json");
   EXPECT_EQ(s.message(), "writing r.json: permission denied");

@@ -99,6 +99,17 @@ TEST(RunSchema, RejectsTruncatedText) {
   EXPECT_NE(s.message().find("unexpected end of input"), std::string::npos) << s.message();
 }
 
+// Found by fuzzing: a number beyond any double is valid JSON, and nlohmann reports it with an
+// out_of_range exception that escaped and aborted collbench validate/compare/report.
+TEST(RunSchema, NumberBeyondADoubleIsAUsageError) {
+  const std::string text = R"({"schema": "collbench.preflight", "schema_version": 1, "ranks": [{"rank": 1e400}]})";
+  for (const Status& s : {validate_run_json(text), validate_document_json(text).status()}) {
+    EXPECT_EQ(s.code(), ErrorCode::kUsage);
+    EXPECT_EQ(s.message(), "unreadable JSON: number overflow parsing '1e400'");
+  }
+  EXPECT_EQ(parse_run_json(R"({"a": -1e999})").status().code(), ErrorCode::kUsage);
+}
+
 // The generic validator, on small schemas.
 TEST(JsonSchema, TypeArraysRefsAndConditionals) {
   const std::string schema = R"({

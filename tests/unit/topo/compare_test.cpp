@@ -36,6 +36,27 @@ TEST(Compare, IdenticalHostsFormOneGroup) {
             "All 3 hosts have the same topology (4 GPUs, 2 NICs, 1 NUMA nodes): a, b, c\n");
 }
 
+// Found by fuzzing: GPUs whose bus ids were unreadable (empty) or repeated were all matched to the
+// first of them, so a topology differed from its own copy. The n-th pairs with the n-th now.
+TEST(Compare, DuplicateAndMissingBusIdsPairInOrder) {
+  Topology t = host("a");
+  ASSERT_GE(t.gpus.size(), 4u);
+  for (std::size_t i : {0u, 1u}) t.pci[static_cast<std::size_t>(t.gpus[i].pci)].bus_id = t.gpus[i].bus_id = "";
+  t.gpus[3].bus_id = t.gpus[2].bus_id;
+  t.pci[static_cast<std::size_t>(t.gpus[3].pci)].bus_id = t.gpus[2].bus_id;
+  t.pci[static_cast<std::size_t>(t.gpus[3].pci)].link.width = 8;  // the copy differs from the first
+  Topology copy = t;
+  copy.host = "b";
+  EXPECT_TRUE(compare_hosts({t, copy}).all_identical()) << all(describe_differences(t, copy));
+  // A GPU gone is still found, and an added one with the same bus id is extra.
+  copy.gpus.pop_back();
+  EXPECT_NE(all(describe_differences(t, copy)).find("3 GPUs instead of 4"), std::string::npos);
+  copy.gpus.push_back(t.gpus[3]);
+  copy.gpus.push_back(t.gpus[3]);
+  EXPECT_NE(all(describe_differences(t, copy)).find("extra GPU " + t.gpus[3].bus_id), std::string::npos)
+      << all(describe_differences(t, copy));
+}
+
 TEST(Compare, MissingGpu) {
   Topology other = host("b");
   other.gpus.erase(other.gpus.begin() + 1);

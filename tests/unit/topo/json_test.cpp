@@ -15,6 +15,19 @@ Topology nvswitch() {
   return t.ok() ? *t : Topology{};
 }
 
+// Found by fuzzing: names read from XML (or from a machine) need not be UTF-8, and nlohmann's
+// dump threw on them, aborting collbench topo --format json and every run that records topology.
+TEST(TopologyJson, InvalidUtf8IsReplacedNotThrown) {
+  Topology t = nvswitch();
+  t.host = "caf\xe9";
+  std::string text;
+  ASSERT_NO_THROW(text = topology_to_json(t));
+  EXPECT_NE(text.find("\"caf\xef\xbf\xbd\""), std::string::npos);  // U+FFFD
+  auto back = topology_from_json(text);
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(back->host, "caf\xef\xbf\xbd");
+}
+
 TEST(TopologyJson, RoundTripKeepsTheModel) {
   Topology t = nvswitch();
   t.host = "node-7";
