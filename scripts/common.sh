@@ -37,6 +37,8 @@ install_dependencies() {
 configure_and_build() {
   local generator=()
   command -v ninja >/dev/null && generator=(-G Ninja)
+  # COLLBENCH_WERROR=ON (CI) turns the project's own warnings into errors.
+  [ -n "${COLLBENCH_WERROR:-}" ] && set -- "-DCOLLBENCH_WERROR=$COLLBENCH_WERROR" "$@"
   if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
     cmake -S "$ROOT_DIR" -B "$BUILD_DIR" "${generator[@]}" -DCMAKE_BUILD_TYPE="$BUILD_TYPE" "$@" >/dev/null
   elif [ "$#" -gt 0 ]; then
