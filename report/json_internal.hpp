@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/status.hpp"
+#include "report/job_header.hpp"
 
 namespace collbench::report {
 
@@ -16,6 +17,12 @@ using Json = nlohmann::ordered_json;
 
 // "not JSON: parse error at line 3, column 1: ..." on failure (ErrorCode::kUsage).
 Result<Json> parse_json_text(std::string_view text);
+
+// JSON has no NaN or infinity: the documents' convention is the string "nan", "inf" or "-inf".
+Json real(double v);
+
+// The "context" object of the preflight and locate documents.
+Json job_header_json(const JobHeader& job);
 
 // validate_run_json for a document that is already parsed.
 Status validate_run_value(const Json& document);

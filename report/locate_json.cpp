@@ -7,13 +7,6 @@
 namespace collbench::report {
 namespace {
 
-// JSON has no NaN or infinity: the documents' convention is a string for those.
-Json real(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return v;
-}
-
 // A figure that may not exist (a finding without a reference): null.
 Json optional_real(double v) { return std::isnan(v) ? Json(nullptr) : real(v); }
 
@@ -133,14 +126,7 @@ std::string locate_json_text(const LocateReport& rep) {
   const Json doc = {
       {"schema", kLocateSchemaName},
       {"schema_version", kLocateSchemaVersion},
-      {"context",
-       {{"tool", {{"name", "collbench"}, {"version", rep.tool_version}, {"git_commit", rep.git_commit}}},
-        {"start_time", rep.start_time},
-        {"argv", rep.argv},
-        {"bootstrap", rep.bootstrap},
-        {"backend", {{"name", rep.backend}, {"library", rep.backend_library}, {"memory", rep.memory}}},
-        {"nranks", rep.nranks},
-        {"hosts", rep.hosts}}},
+      {"context", job_header_json(rep.job)},
       {"ranks", ranks},
       {"budget", budget_json(rep)},
       {"rule",

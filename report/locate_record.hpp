@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "report/job_header.hpp"
+
 namespace collbench::report {
 
 inline constexpr int kLocateSchemaVersion = 1;
@@ -120,16 +122,7 @@ enum class LocateVerdict { kNoOutlier, kOutlier, kNothingCompared };
 const char* to_string(LocateVerdict v);  // "no_outlier", "outlier", "nothing_compared"
 
 struct LocateReport {
-  std::string tool_version;
-  std::string git_commit;
-  std::string start_time;
-  std::vector<std::string> argv;
-  std::string bootstrap;
-  std::string backend;
-  std::string backend_library;
-  std::string memory;
-  int nranks = 1;
-  std::vector<std::string> hosts;
+  JobHeader job;
   std::vector<LocateRank> ranks;
 
   double budget_s = 0;

@@ -53,10 +53,7 @@ std::string join_ranks(const std::vector<int>& ranks) {
 }
 
 void write_header(std::ostream& out, const LocateReport& rep) {
-  out << "# collbench " << rep.tool_version << " locate: " << rep.nranks << " rank" << (rep.nranks == 1 ? "" : "s")
-      << " on " << rep.hosts.size() << " host" << (rep.hosts.size() == 1 ? "" : "s") << " (bootstrap " << rep.bootstrap
-      << ", backend " << rep.backend << ": " << rep.backend_library << "), budget " << format_shortest(rep.budget_s)
-      << " s\n#\n";
+  out << job_header_line(rep.job, "locate") << ", budget " << format_shortest(rep.budget_s) << " s\n#\n";
   std::size_t host_w = 4;
   std::size_t dev_w = 6;
   for (const auto& r : rep.ranks) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "report/job_header.hpp"
 #include "report/record.hpp"
 
 namespace collbench::report {
@@ -47,16 +48,7 @@ enum class PreflightVerdict { kOk, kWrongData, kLaunchProblem };
 const char* to_string(PreflightVerdict v);  // "ok", "wrong_data", "launch_problem"
 
 struct PreflightReport {
-  std::string tool_version;
-  std::string git_commit;
-  std::string start_time;
-  std::vector<std::string> argv;
-  std::string bootstrap;
-  std::string backend;
-  std::string backend_library;
-  std::string memory;
-  int nranks = 1;
-  std::vector<std::string> hosts;
+  JobHeader job;
   std::int64_t expected = 0;  // N(N-1)/2
   std::vector<PreflightRank> ranks;
   std::vector<PreflightProblem> problems;

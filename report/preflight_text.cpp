@@ -51,7 +51,7 @@ const PreflightRank* slowest(const PreflightReport& rep, Field field) {
 }
 
 void write_summary(std::ostream& out, const PreflightReport& rep) {
-  const auto n = rep.nranks;
+  const auto n = rep.job.nranks;
   out << "# expected on every rank: " << rep.expected << " = " << n << "*(" << n << "-1)/2\n";
   if (const auto* b = slowest(rep, &PreflightRank::bootstrap_ms)) {
     const auto* c = slowest(rep, &PreflightRank::communicator_ms);
@@ -67,7 +67,7 @@ void write_summary(std::ostream& out, const PreflightReport& rep) {
 std::string verdict_line(const PreflightReport& rep) {
   switch (rep.verdict) {
     case PreflightVerdict::kOk:
-      return "OK: the process group works; all " + std::to_string(rep.nranks) + " ranks received " +
+      return "OK: the process group works; all " + std::to_string(rep.job.nranks) + " ranks received " +
              std::to_string(rep.expected);
     case PreflightVerdict::kWrongData: {
       std::string wrong;
@@ -99,9 +99,7 @@ const char* to_string(PreflightVerdict v) {
 }
 
 void write_preflight_text(std::ostream& out, const PreflightReport& rep) {
-  out << "# collbench " << rep.tool_version << " preflight: " << rep.nranks << " rank" << (rep.nranks == 1 ? "" : "s")
-      << " on " << rep.hosts.size() << " host" << (rep.hosts.size() == 1 ? "" : "s") << " (bootstrap " << rep.bootstrap
-      << ", backend " << rep.backend << ": " << rep.backend_library << ")\n#\n";
+  out << job_header_line(rep.job, "preflight") << "\n#\n";
   write_rank_lines(out, rep);
   out << "#\n";
   write_summary(out, rep);

@@ -13,12 +13,6 @@ namespace {
 
 // ---- writing ----
 
-Json real(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return v;
-}
-
 Json rank_json(const RankInfo& r) {
   return {{"rank", r.rank},     {"host", r.host},     {"pid", r.pid},
           {"local_rank", r.local_rank}, {"device", r.device}, {"device_name", r.device_name},

@@ -54,6 +54,15 @@ std::string footer() {
   return "\n" + exit_code_help() + "\nBuilt with " + compiled_features() + ".\nDocumentation: README.md, docs/.\n";
 }
 
+// A subcommand with the common footer; add_flags declares its options.
+template <typename AddFlags>
+CLI::App* add_command(CLI::App& app, const char* name, const char* description, AddFlags add_flags) {
+  CLI::App* sub = app.add_subcommand(name, description);
+  sub->footer(footer());
+  add_flags(*sub);
+  return sub;
+}
+
 // Parses; on --help, --version or a parse error returns the exit code to end with.
 std::optional<int> parse(CLI::App& app, int argc, char** argv, bool speaker) {
   try {
@@ -128,45 +137,35 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "collbench " + version() + " (" + git_commit() + ")");
   app.require_subcommand(1);
 
-  CLI::App* run = app.add_subcommand("run", "Sweep message sizes of one or more collectives, check every element, "
-                                            "print the nccl-tests table and write JSON (-J)");
-  run->footer(footer());
   RawRunFlags raw;
-  add_run_flags(*run, raw);
-
-  CLI::App* preflight = app.add_subcommand("preflight", "Prove the process group works: every rank all_reduces its "
-                                                       "rank number and must receive N(N-1)/2; launch mistakes are named");
-  preflight->footer(footer());
+  CLI::App* run = add_command(app, "run", "Sweep message sizes of one or more collectives, check every element, "
+                                          "print the nccl-tests table and write JSON (-J)",
+                              [&](CLI::App& c) { add_run_flags(c, raw); });
   RawPreflightFlags raw_preflight;
-  add_preflight_flags(*preflight, raw_preflight);
-
-  CLI::App* topo = app.add_subcommand("topo", "Map GPUs, NICs, NUMA nodes and CPUs: nvidia-smi style matrix, nearest "
-                                               "NIC and cores per GPU, binding advice; under a launcher, compare hosts");
-  topo->footer(footer());
+  CLI::App* preflight = add_command(app, "preflight", "Prove the process group works: every rank all_reduces its rank "
+                                                      "number and must receive N(N-1)/2; launch mistakes are named",
+                                    [&](CLI::App& c) { add_preflight_flags(c, raw_preflight); });
   TopoCommand topo_cmd;
-  add_topo_flags(*topo, topo_cmd);
-
-  CLI::App* locate = app.add_subcommand("locate", "Find the slow host, rank (GPU/NIC), pair or rail within a time budget: "
-                                                 "straggler timing, round-robin pairs, split groups; exit 12 when found");
-  locate->footer(footer());
+  CLI::App* topo = add_command(app, "topo", "Map GPUs, NICs, NUMA nodes and CPUs: nvidia-smi style matrix, nearest "
+                                            "NIC and cores per GPU, binding advice; under a launcher, compare hosts",
+                               [&](CLI::App& c) { add_topo_flags(c, topo_cmd); });
   RawLocateFlags raw_locate;
-  add_locate_flags(*locate, raw_locate);
+  CLI::App* locate = add_command(app, "locate", "Find the slow host, rank (GPU/NIC), pair or rail within a time budget: "
+                                                "straggler timing, round-robin pairs, split groups; exit 12 when found",
+                                 [&](CLI::App& c) { add_locate_flags(c, raw_locate); });
 
   CLI::App* validate = app.add_subcommand("validate", "Check JSON files written by collbench against their schema");
   std::vector<std::string> files;
   validate->add_option("file", files, "JSON files written by collbench run/preflight/locate -J")->required();
 
-  CLI::App* compare = app.add_subcommand("compare", "Compare two run files point by point (exit 10 when NEW regressed "
-                                                    "beyond noise), or rank several with --nodes");
-  compare->footer(footer());
   RawCompareFlags raw_compare;
-  add_compare_flags(*compare, raw_compare);
-
-  CLI::App* report = app.add_subcommand("report", "Turn run files into one self-contained HTML page (-o), an SVG "
-                                                  "chart, CSV or Google Benchmark JSON");
-  report->footer(footer());
+  CLI::App* compare = add_command(app, "compare", "Compare two run files point by point (exit 10 when NEW regressed "
+                                                  "beyond noise), or rank several with --nodes",
+                                  [&](CLI::App& c) { add_compare_flags(c, raw_compare); });
   RawReportFlags raw_report;
-  add_report_flags(*report, raw_report);
+  CLI::App* report = add_command(app, "report", "Turn run files into one self-contained HTML page (-o), an SVG chart, "
+                                                "CSV or Google Benchmark JSON",
+                                 [&](CLI::App& c) { add_report_flags(c, raw_report); });
 
   if (auto done = parse(app, argc, argv, speaker)) return *done;
   if (*validate) return validate_command(files);

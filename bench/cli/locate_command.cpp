@@ -10,7 +10,6 @@
 #include "bench/cli/output_path.hpp"
 #include "bench/cli/run_flags.hpp"
 #include "bench/cli/signals.hpp"
-#include "bench/cli/version.hpp"
 #include "bench/engine/locate/locator.hpp"
 #include "bench/engine/rank_table.hpp"
 #include "common/file_io.hpp"
@@ -80,20 +79,12 @@ void label_devices(std::vector<report::LocateRank>& ranks, const std::vector<Hos
 
 void fill_context(report::LocateReport& rep, const std::vector<std::string>& argv, Session& s,
                   const std::vector<report::RankInfo>& info, const std::vector<engine::locate::RankPlace>& places) {
-  rep.tool_version = version();
-  rep.git_commit = git_commit();
-  rep.argv = argv;
-  rep.bootstrap = std::string(s.boot().name());
-  const auto backend = s.backend().info();
-  rep.backend = backend.name;
-  rep.backend_library = backend.library;
-  rep.memory = backend.memory;
-  rep.nranks = s.boot().size();
+  fill_job_header(rep.job, s, argv);
   for (std::size_t i = 0; i < info.size(); ++i) {
     const auto& r = info[i];
     rep.ranks.push_back({r.rank, places[i].host, places[i].local_rank, r.device, r.device_name, r.pci_bus_id, "", ""});
     const auto& host = places[i].host;
-    if (std::find(rep.hosts.begin(), rep.hosts.end(), host) == rep.hosts.end()) rep.hosts.push_back(host);
+    if (std::find(rep.job.hosts.begin(), rep.job.hosts.end(), host) == rep.job.hosts.end()) rep.job.hosts.push_back(host);
   }
 }
 
@@ -218,7 +209,7 @@ CommandResult locate_command(const LocateCommand& cmd, const std::vector<std::st
     return result.with(*outlier ? Status::error(ErrorCode::kOutlier, "locate: outlier found") : ok_status(), false);
   }
 
-  rep->start_time = start_time;
+  rep->job.start_time = start_time;
   fill_context(*rep, argv, s, *info, options.places);
   label_devices(rep->ranks, hosts, *info);
   for (const auto& f : failures) rep->notes.push_back("topology discovery failed on " + f);

@@ -5,7 +5,6 @@
 #include <iostream>
 
 #include "bench/cli/output_path.hpp"
-#include "bench/cli/version.hpp"
 #include "bench/engine/preflight.hpp"
 #include "common/file_io.hpp"
 #include "report/atomic_file.hpp"
@@ -101,15 +100,8 @@ CommandResult preflight_command(const PreflightCommand& cmd, const std::vector<s
   if (!rep.ok()) return result.with(rep.status(), true);
   if (s.boot().rank() != 0) return result.with(verdict_status(*rep), false);
 
-  rep->tool_version = version();
-  rep->git_commit = git_commit();
-  rep->start_time = utc_now_iso8601();
-  rep->argv = argv;
-  rep->bootstrap = std::string(s.boot().name());
-  const auto info = s.backend().info();
-  rep->backend = info.name;
-  rep->backend_library = info.library;
-  rep->memory = info.memory;
+  fill_job_header(rep->job, s, argv);
+  rep->job.start_time = utc_now_iso8601();
   report::write_preflight_text(std::cout, *rep);
   if (!path->empty()) {
     Status written = report::write_file_atomically(*path, report::preflight_json_text(*rep));

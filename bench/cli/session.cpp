@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "common/exit_code.hpp"
+#include "bench/cli/version.hpp"
 #include "common/file_io.hpp"
 #include "topo/host_info.hpp"
 
@@ -88,6 +89,18 @@ void Session::on_timeout(const std::string& step, double limit_s) {
   // the results, a moment to save them before the abort tears the job down.
   if (boot_->rank() != 0) std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   boot_->abort(static_cast<int>(ExitCode::kTimeout));
+}
+
+void fill_job_header(report::JobHeader& job, Session& s, const std::vector<std::string>& argv) {
+  job.tool_version = version();
+  job.git_commit = git_commit();
+  job.argv = argv;
+  job.bootstrap = std::string(s.boot().name());
+  const auto info = s.backend().info();
+  job.backend = info.name;
+  job.backend_library = info.library;
+  job.memory = info.memory;
+  job.nranks = s.boot().size();
 }
 
 }  // namespace collbench::cli

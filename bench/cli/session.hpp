@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "bench/backend/backend.hpp"
 #include "bench/bootstrap/bootstrap.hpp"
@@ -12,6 +13,7 @@
 #include "bench/cli/wiring.hpp"
 #include "bench/engine/watchdog.hpp"
 #include "report/guarded_reporter.hpp"
+#include "report/job_header.hpp"
 
 namespace collbench::cli {
 
@@ -60,6 +62,10 @@ class Session {
   report::GuardedReporter* guarded_ = nullptr;
   std::unique_ptr<engine::Watchdog> watchdog_;  // last: its thread may use everything above
 };
+
+// The job header of the preflight and locate documents: tool, bootstrap, backend, rank count.
+// start_time and hosts are the caller's: they know when the job started and where ranks sit.
+void fill_job_header(report::JobHeader& job, Session& s, const std::vector<std::string>& argv);
 
 // -g N: this process's N ranks, one thread each, over one process-level bootstrap (so a job
 // has processes x N ranks). Each rank gets a Session of its own, with its own backend (GPU).

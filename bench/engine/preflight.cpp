@@ -160,7 +160,7 @@ Result<report::PreflightReport> run_preflight(bootstrap::Bootstrap& boot, backen
                    in.bootstrap_ms, in.communicator_ms};
   COLLBENCH_ASSIGN_OR_RETURN(auto texts, bootstrap::allgather_strings(boot, encode_facts(me)));
   report::PreflightReport rep;
-  rep.nranks = boot.size();
+  rep.job.nranks = boot.size();
   const auto n = static_cast<std::int64_t>(boot.size());
   rep.expected = n * (n - 1) / 2;
   for (const auto& text : texts) {
@@ -192,7 +192,7 @@ Result<report::PreflightReport> run_preflight(bootstrap::Bootstrap& boot, backen
     line.communicator_ms = all[r * result.size() + 4];
     wrong = wrong || (line.collective_ran && !line.value_ok);
   }
-  rep.hosts = [&] {
+  rep.job.hosts = [&] {
     std::vector<std::string> hosts;
     for (const auto& r : rep.ranks) {
       if (std::find(hosts.begin(), hosts.end(), r.host) == hosts.end()) hosts.push_back(r.host);

@@ -10,6 +10,7 @@
 #include "bench/backend/host_reduce.hpp"
 #include "bench/backend/mpi/mpi_types.hpp"
 #include "bench/check/pattern.hpp"
+#include "bench/mpi/mpi_comm.hpp"
 #include "bench/mpi/mpi_error.hpp"
 
 namespace collbench::backend {
@@ -28,11 +29,7 @@ class MpiBackend final : public HostMemoryBackend {
   }
 
   Status init() {
-    // The measured traffic gets a communicator of its own, apart from the bootstrap's.
-    COLLBENCH_MPI_TRY(MPI_Comm_dup(MPI_COMM_WORLD, &comm_));
-    COLLBENCH_MPI_TRY(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN));
-    COLLBENCH_MPI_TRY(MPI_Comm_rank(comm_, &rank_));
-    COLLBENCH_MPI_TRY(MPI_Comm_size(comm_, &size_));
+    COLLBENCH_RETURN_IF_ERROR(mpi::dup_world(comm_, rank_, size_));
     return types_.init();
   }
 

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "bench/mpi/mpi_comm.hpp"
 #include "bench/mpi/mpi_error.hpp"
 
 namespace collbench::bootstrap {
@@ -29,10 +30,7 @@ class MpiBootstrap final : public Bootstrap {
   }
 
   Status init() {
-    COLLBENCH_MPI_TRY(MPI_Comm_dup(MPI_COMM_WORLD, &comm_));
-    COLLBENCH_MPI_TRY(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN));
-    COLLBENCH_MPI_TRY(MPI_Comm_rank(comm_, &rank_));
-    COLLBENCH_MPI_TRY(MPI_Comm_size(comm_, &size_));
+    COLLBENCH_RETURN_IF_ERROR(mpi::dup_world(comm_, rank_, size_));
     COLLBENCH_MPI_TRY(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &local_));
     COLLBENCH_MPI_TRY(MPI_Comm_rank(local_, &local_rank_));
     COLLBENCH_MPI_TRY(MPI_Comm_size(local_, &local_size_));

@@ -18,16 +18,16 @@ using Json = nlohmann::ordered_json;
 // Four ranks on one host; rank 2 arrives late and its pairs are slow.
 LocateReport sample(bool outlier) {
   LocateReport r;
-  r.tool_version = "0.1.0";
-  r.git_commit = "abc";
-  r.start_time = "2024-05-01T12:00:00Z";
-  r.argv = {"collbench", "locate"};
-  r.bootstrap = "mpi";
-  r.backend = "mpi";
-  r.backend_library = "Open MPI v4.1.4";
-  r.memory = "host";
-  r.nranks = 4;
-  r.hosts = {"vm"};
+  r.job.tool_version = "0.1.0";
+  r.job.git_commit = "abc";
+  r.job.start_time = "2024-05-01T12:00:00Z";
+  r.job.argv = {"collbench", "locate"};
+  r.job.bootstrap = "mpi";
+  r.job.backend = "mpi";
+  r.job.backend_library = "Open MPI v4.1.4";
+  r.job.memory = "host";
+  r.job.nranks = 4;
+  r.job.hosts = {"vm"};
   for (int i = 0; i < 4; ++i) r.ranks.push_back({i, "vm", i, "cpu", "CPUs 0-1", "", "", ""});
   r.ranks[2] = {2, "vm", 2, "cuda:2", "H100", "0000:1b:00.0", "GPU2 0000:1b:00.0", "mlx5_2"};
   r.budget_s = 30;
