@@ -138,9 +138,10 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   RawRunFlags raw;
-  CLI::App* run = add_command(app, "run", "Sweep message sizes of one or more collectives, check every element, "
-                                          "print the nccl-tests table and write JSON (-J)",
-                              [&](CLI::App& c) { add_run_flags(c, raw); });
+  // run is what remains when no other subcommand was given.
+  add_command(app, "run", "Sweep message sizes of one or more collectives, check every element, "
+                          "print the nccl-tests table and write JSON (-J)",
+              [&](CLI::App& c) { add_run_flags(c, raw); });
   RawPreflightFlags raw_preflight;
   CLI::App* preflight = add_command(app, "preflight", "Prove the process group works: every rank all_reduces its rank "
                                                       "number and must receive N(N-1)/2; launch mistakes are named",
