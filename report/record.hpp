@@ -82,6 +82,16 @@ struct RankInfo {
   std::uint64_t device_memory_bytes = 0;  // the GPU's memory; 0 for host memory
 };
 
+// The precision-driven mode's bounds (the default when -n is not given): each size and
+// placement is timed until the median is known within target_spread, between the limits.
+struct PrecisionConfig {
+  double min_time_s = 0;
+  double max_time_s = 0;
+  double target_spread = 0;  // relative half-width of the median's 95% confidence interval
+  std::uint64_t min_iterations = 0;
+  std::uint64_t max_iterations = 0;
+};
+
 struct RunConfig {
   std::vector<std::string> collectives;
   std::vector<std::string> dtypes;
@@ -91,7 +101,8 @@ struct RunConfig {
   std::uint64_t max_bytes = 0;
   std::uint64_t step_factor = 0;  // 0 when stepping by bytes
   std::uint64_t step_bytes = 0;   // 0 when stepping by factor
-  std::uint64_t iterations = 0;
+  std::uint64_t iterations = 0;  // 0: precision-driven (see precision)
+  std::optional<PrecisionConfig> precision;
   std::uint64_t warmup_iterations = 0;
   std::uint64_t check_iterations = 0;
   int average = 1;   // 0 rank 0, 1 mean, 2 min, 3 max over ranks

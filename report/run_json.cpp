@@ -42,8 +42,16 @@ Json context_json(const RunContext& c) {
   return context;
 }
 
+Json precision_json(const PrecisionConfig& p) {
+  return {{"min_time_s", real(p.min_time_s)},
+          {"max_time_s", real(p.max_time_s)},
+          {"target_spread", real(p.target_spread)},
+          {"min_iterations", p.min_iterations},
+          {"max_iterations", p.max_iterations}};
+}
+
 Json config_json(const RunConfig& c) {
-  return {{"collectives", c.collectives},
+  Json j = {{"collectives", c.collectives},
           {"dtypes", c.dtypes},
           {"ops", c.ops},
           {"root", c.root},
@@ -64,6 +72,8 @@ Json config_json(const RunConfig& c) {
           {"aggregation", c.aggregation},
           {"graph_launches", c.graph_launches},
           {"buffer_registration", c.buffer_registration}};
+  if (c.precision) j["precision"] = precision_json(*c.precision);
+  return j;
 }
 
 Json stats_json(const TimeStats& s) {
@@ -189,6 +199,11 @@ RunConfig config_from(const Json& j) {
   c.aggregation = j.value("aggregation", std::uint64_t{1});
   c.graph_launches = j.value("graph_launches", std::uint64_t{0});
   c.buffer_registration = j.contains("buffer_registration") ? int_at(j, "buffer_registration") : 0;
+  if (const auto p = j.find("precision"); p != j.end()) {
+    c.precision = PrecisionConfig{real_from(p->at("min_time_s")), real_from(p->at("max_time_s")),
+                                  real_from(p->at("target_spread")), p->at("min_iterations").get<std::uint64_t>(),
+                                  p->at("max_iterations").get<std::uint64_t>()};
+  }
   return c;
 }
 

@@ -64,6 +64,25 @@ TEST(RunJson, LaunchModesAndGpuMemorySurvive) {
   EXPECT_EQ(parsed->context.ranks[0].device_memory_bytes, 85520809984u);
 }
 
+TEST(RunJson, PrecisionBoundsSurviveAndAreAbsentWithFixedIterations) {
+  RunDocument doc = sample_document();
+  EXPECT_EQ(to_json_text(doc).find("\"precision\""), std::string::npos);
+  doc.context.config.iterations = 0;
+  doc.context.config.precision = PrecisionConfig{0.05, 0.5, 0.02, 10, 100000};
+  const std::string text = to_json_text(doc);
+  const Status valid = validate_run_json(text);
+  EXPECT_TRUE(valid.ok()) << valid.message();
+  auto parsed = parse_run_json(text);
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  ASSERT_TRUE(parsed->context.config.precision.has_value());
+  EXPECT_DOUBLE_EQ(parsed->context.config.precision->min_time_s, 0.05);
+  EXPECT_DOUBLE_EQ(parsed->context.config.precision->max_time_s, 0.5);
+  EXPECT_DOUBLE_EQ(parsed->context.config.precision->target_spread, 0.02);
+  EXPECT_EQ(parsed->context.config.precision->min_iterations, 10u);
+  EXPECT_EQ(parsed->context.config.precision->max_iterations, 100000u);
+  EXPECT_EQ(to_json_text(*parsed), text);
+}
+
 TEST(RunJson, DocumentsWithoutLaunchModesStillReadWithDefaults) {
   // Written before the NCCL backend: no -g/-m/-G/-R fields, no GPU memory.
   auto j = nlohmann::json::parse(to_json_text(sample_document()));
