@@ -113,16 +113,6 @@ void compare_gpus(const Topology& ref, const Topology& other, std::vector<std::s
   }
 }
 
-int find_nic(const Topology& t, const Nic& nic) {
-  for (std::size_t i = 0; i < t.nics.size(); ++i) {
-    if (t.nics[i].bus_id == nic.bus_id && t.nics[i].name == nic.name) return static_cast<int>(i);
-  }
-  for (std::size_t i = 0; i < t.nics.size(); ++i) {
-    if (!nic.bus_id.empty() && t.nics[i].bus_id == nic.bus_id) return static_cast<int>(i);
-  }
-  return -1;
-}
-
 void compare_ports(const std::string& who, const Nic& a, const Nic& b, std::vector<std::string>& out) {
   for (const NicPort& pa : a.ports) {
     const auto pb = std::find_if(b.ports.begin(), b.ports.end(), [&](const NicPort& p) { return p.number == pa.number; });
@@ -145,23 +135,26 @@ void compare_nics(const Topology& ref, const Topology& other, std::vector<std::s
   if (ref.nics.size() != other.nics.size()) {
     out.push_back(std::to_string(other.nics.size()) + " NICs instead of " + std::to_string(ref.nics.size()));
   }
+  const std::vector<int> pairs = pair_by_bus_id(ref.nics, other.nics);
+  std::vector<bool> paired(other.nics.size(), false);
   for (std::size_t i = 0; i < ref.nics.size(); ++i) {
     const Nic& a = ref.nics[i];
     const std::string who = "NIC " + nic_display_name(ref, static_cast<int>(i)) + (a.bus_id.empty() ? "" : " (" + a.bus_id + ")");
-    const int j = find_nic(other, a);
+    const int j = pairs[i];
     if (j < 0) {
       out.push_back(who + " is missing");
       continue;
     }
+    paired[static_cast<std::size_t>(j)] = true;
     const Nic& b = other.nics[static_cast<std::size_t>(j)];
     if (b.kind != a.kind) {
       out.push_back(who + " is " + std::string(to_string(b.kind)) + " instead of " + std::string(to_string(a.kind)));
     }
     compare_ports(who, a, b, out);
   }
-  for (std::size_t i = 0; i < other.nics.size(); ++i) {
-    if (find_nic(ref, other.nics[i]) < 0) {
-      out.push_back("extra NIC " + nic_display_name(other, static_cast<int>(i)) + " (" + other.nics[i].bus_id + ")");
+  for (std::size_t j = 0; j < other.nics.size(); ++j) {
+    if (!paired[j]) {
+      out.push_back("extra NIC " + nic_display_name(other, static_cast<int>(j)) + " (" + other.nics[j].bus_id + ")");
     }
   }
 }

@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdint>
 #include <stdexcept>
+#include <type_traits>
+#include <utility>
+
 #include <nlohmann/json.hpp>
 
 namespace collbench::topo {
@@ -142,9 +146,29 @@ IndexSet set_from(const Json& j, const char* key) {
   return *set;
 }
 
+// nlohmann turns a floating-point number into an integer with a plain cast, undefined beyond
+// the integer's range (found by fuzzing: 1.8e20 as an int); files come from other machines, so
+// integers are checked: an integer in range, or an exception the reader turns into an error.
+template <typename T>
+T integer(const Json& v) {
+  if (!v.is_number_integer()) throw std::invalid_argument("expected an integer, found " + v.dump());
+  const bool fits = v.is_number_unsigned() ? std::in_range<T>(v.get<std::uint64_t>()) : std::in_range<T>(v.get<std::int64_t>());
+  if (!fits) throw std::out_of_range("integer out of range: " + v.dump());
+  return v.is_number_unsigned() ? static_cast<T>(v.get<std::uint64_t>()) : static_cast<T>(v.get<std::int64_t>());
+}
+
+template <typename T>
+T read(const Json& v) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    return integer<T>(v);
+  } else {
+    return v.get<T>();
+  }
+}
+
 template <typename T>
 T value_or(const Json& j, const char* key, T fallback) {
-  return j.contains(key) && !j.at(key).is_null() ? j.at(key).get<T>() : fallback;
+  return j.contains(key) && !j.at(key).is_null() ? read<T>(j.at(key)) : fallback;
 }
 
 PciNode pci_from(const Json& j) {
@@ -162,8 +186,8 @@ PciNode pci_from(const Json& j) {
   n.subtype = value_or<std::string>(j, "subtype", "");
   n.name = value_or<std::string>(j, "name", "");
   const Json& l = j.at("link");
-  n.link = {l.at("gbps").get<double>(), l.at("gts").get<double>(), l.at("width").get<int>(),
-            l.at("max_gbps").get<double>(), l.at("max_gts").get<double>(), l.at("max_width").get<int>()};
+  n.link = {l.at("gbps").get<double>(), l.at("gts").get<double>(), integer<int>(l.at("width")),
+            l.at("max_gbps").get<double>(), l.at("max_gts").get<double>(), integer<int>(l.at("max_width"))};
   n.upstream_link = value_or<bool>(j, "upstream_link", true);
   n.bridge_weight = value_or<int>(j, "bridge_weight", 1);
   n.cpus = set_from(j, "cpus");
@@ -182,22 +206,22 @@ Topology model_from(const Json& j) {
   t.allowed_cpus = set_from(j, "allowed_cpus");
   t.allowed_numa_nodes = set_from(j, "allowed_numa_nodes");
   for (const Json& p : j.at("packages")) {
-    t.packages.push_back({p.at("os_index").get<std::uint32_t>(), set_from(p, "cpus"), set_from(p, "numa_nodes"),
+    t.packages.push_back({integer<std::uint32_t>(p.at("os_index")), set_from(p, "cpus"), set_from(p, "numa_nodes"),
                           value_or<std::string>(p, "model", "")});
   }
   for (const Json& n : j.at("numa_nodes")) {
-    t.numa_nodes.push_back({n.at("os_index").get<std::uint32_t>(), set_from(n, "cpus"),
+    t.numa_nodes.push_back({integer<std::uint32_t>(n.at("os_index")), set_from(n, "cpus"),
                             value_or<std::uint64_t>(n, "memory_bytes", 0)});
   }
   for (const Json& p : j.at("pci")) t.pci.push_back(pci_from(p));
   for (const Json& g : j.at("gpus")) {
-    t.gpus.push_back({g.at("pci").get<int>(), g.at("bus_id").get<std::string>(), from_hex4(g.at("vendor_id")),
+    t.gpus.push_back({integer<int>(g.at("pci")), g.at("bus_id").get<std::string>(), from_hex4(g.at("vendor_id")),
                       from_hex4(g.at("device_id")), value_or<std::string>(g, "name", ""),
                       value_or<std::string>(g, "uuid", ""), value_or<std::vector<std::string>>(g, "os_devices", {})});
   }
   for (const Json& n : j.at("nics")) {
     Nic nic;
-    nic.pci = n.at("pci").get<int>();
+    nic.pci = integer<int>(n.at("pci"));
     nic.bus_id = n.at("bus_id").get<std::string>();
     nic.vendor_id = from_hex4(n.at("vendor_id"));
     nic.device_id = from_hex4(n.at("device_id"));
@@ -206,7 +230,7 @@ Topology model_from(const Json& j) {
     nic.description = value_or<std::string>(n, "description", "");
     nic.os_devices = value_or<std::vector<std::string>>(n, "os_devices", {});
     for (const Json& p : n.at("ports")) {
-      nic.ports.push_back({p.at("number").get<int>(), value_or<std::string>(p, "state", ""),
+      nic.ports.push_back({integer<int>(p.at("number")), value_or<std::string>(p, "state", ""),
                            value_or<double>(p, "rate_gbps", 0), value_or<std::string>(p, "link_layer", "")});
     }
     t.nics.push_back(std::move(nic));
@@ -215,7 +239,7 @@ Topology model_from(const Json& j) {
   t.nvlink.source = nvlink_source_from_string(value_or<std::string>(nv, "source", "")).value_or(NvLinkSource::kNone);
   t.nvlink.note = value_or<std::string>(nv, "note", "");
   for (const Json& l : nv.at("pairs")) {
-    t.nvlink.pairs.push_back({l.at("gpu_a").get<int>(), l.at("gpu_b").get<int>(), l.at("links").get<int>(),
+    t.nvlink.pairs.push_back({integer<int>(l.at("gpu_a")), integer<int>(l.at("gpu_b")), integer<int>(l.at("links")),
                               l.at("gbps").get<double>(), value_or<bool>(l, "via_nvswitch", false)});
   }
   t.warnings = value_or<std::vector<std::string>>(j, "warnings", {});
@@ -236,10 +260,12 @@ Result<Topology> topology_from_json(std::string_view text, const std::string& or
   if (j.is_discarded() || !j.is_object()) {
     return Status::error(ErrorCode::kUsage, origin + ": not valid JSON");
   }
-  if (j.value("schema", std::string()) != kTopologySchemaName) {
+  const auto schema = j.find("schema");
+  if (schema == j.end() || !schema->is_string() || *schema != kTopologySchemaName) {
     return Status::error(ErrorCode::kUsage, origin + ": not a " + std::string(kTopologySchemaName) + " document");
   }
-  if (j.value("schema_version", 0) != kTopologySchemaVersion) {
+  const auto version = j.find("schema_version");
+  if (version == j.end() || !version->is_number_integer() || *version != kTopologySchemaVersion) {
     return Status::error(ErrorCode::kUsage, origin + ": unsupported " + std::string(kTopologySchemaName) +
                                                 " schema_version (this build reads " +
                                                 std::to_string(kTopologySchemaVersion) + ")");

@@ -57,6 +57,20 @@ TEST(Compare, DuplicateAndMissingBusIdsPairInOrder) {
       << all(describe_differences(t, copy));
 }
 
+// Found by fuzzing: two NICs with one bus id (an edited capture) were both matched to the first,
+// so a host whose NICs differ in kind differed from its own copy.
+TEST(Compare, NicsWithOneBusIdPairInOrder) {
+  Topology t = host("a");
+  ASSERT_GE(t.nics.size(), 2u);
+  t.nics[1].bus_id = t.nics[0].bus_id;
+  t.nics[1].kind = t.nics[0].kind == NicKind::kEthernet ? NicKind::kInfiniband : NicKind::kEthernet;
+  Topology copy = t;
+  copy.host = "b";
+  EXPECT_TRUE(compare_hosts({t, copy}).all_identical()) << all(describe_differences(t, copy));
+  copy.nics.push_back(t.nics[1]);
+  EXPECT_NE(all(describe_differences(t, copy)).find("extra NIC"), std::string::npos) << all(describe_differences(t, copy));
+}
+
 TEST(Compare, MissingGpu) {
   Topology other = host("b");
   other.gpus.erase(other.gpus.begin() + 1);

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "topo/format.hpp"
 #include "tests/unit/topo/topo_test_util.hpp"
@@ -98,6 +101,25 @@ TEST(TopologyJson, DanglingIndicesAreDroppedNotTrusted) {
   }
   EXPECT_FALSE(back->warnings.empty());
   analyze(*back);  // must not crash on what is left
+}
+
+// Found by fuzzing: numbers that are not integers of the field's range were cast (undefined
+// behaviour for 1.8e20 as an int); a schema or version of another type threw out of the reader.
+TEST(TopologyJson, NumbersOutOfRangeOrOfAnotherTypeAreUsageErrors) {
+  const auto good = nlohmann::json::parse(topology_to_json(nvswitch()));
+  const std::vector<std::pair<std::string, nlohmann::json>> edits = {
+      {"/schema_version", 1.8e20},       {"/schema_version", "1"},  {"/schema", 7},
+      {"/pci/0/link/width", 1e30},       {"/pci/0/link/width", -1.5}, {"/gpus/0/pci", 4294967296ull},
+      {"/packages/0/os_index", -1},      {"/numa_nodes/0/memory_bytes", -5}};
+  for (const auto& [pointer, value] : edits) {
+    nlohmann::json j = good;
+    j[nlohmann::json::json_pointer(pointer)] = value;
+    auto t = topology_from_json(j.dump(), "bad.json");
+    EXPECT_FALSE(t.ok()) << pointer << " = " << value.dump();
+    if (!t.ok()) {
+      EXPECT_EQ(t.status().code(), ErrorCode::kUsage) << t.status().message();
+    }
+  }
 }
 
 }  // namespace
