@@ -208,6 +208,9 @@ Result<engine::FaultPlan> parse_fault(std::string_view spec) {
     if (rank_key && v > kMaxFaultRank) {
       return bad(std::string(key) + " must be a rank (at most " + std::to_string(kMaxFaultRank) + ")");
     }
+    if (key == "split-hosts" && v > kMaxFaultRank) {
+      return bad("split-hosts must be at most " + std::to_string(kMaxFaultRank) + " hosts");
+    }
     if (key == "delay-us" && v > kMaxFaultDelayUs) return bad("delay-us must be at most an hour (3600000000)");
     if (key == "corrupt-rank") plan.corrupt_rank = static_cast<int>(v);
     else if (key == "index") plan.corrupt_index = v;

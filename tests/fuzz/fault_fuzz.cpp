@@ -18,6 +18,8 @@ void fault(Bytes input) {
   COLLBENCH_FUZZ_REQUIRE(addressable(plan->slow_rank));
   // The delay becomes a signed std::chrono::microseconds.
   COLLBENCH_FUZZ_REQUIRE(plan->slow_us <= 3600ull * 1000 * 1000);
+  // A host count (locate's split-hosts) is never negative or a wrapped small number.
+  COLLBENCH_FUZZ_REQUIRE(plan->split_hosts >= 0 && plan->split_hosts <= (1 << 24));
 }
 
 }  // namespace collbench::fuzz

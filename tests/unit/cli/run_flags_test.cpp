@@ -67,5 +67,19 @@ TEST(SessionChoices, NcclIsABackendChoice) {
   EXPECT_NE(s.message().find("expected auto, nccl, mpi, bootstrap"), std::string::npos);
 }
 
+// Found when locate's split-hosts joined the fault keys: 4294967298 wrapped to 2 hosts.
+TEST(ParseFault, HostAndRankCountsNeverWrap) {
+  auto split = parse_fault("split-hosts=2");
+  ASSERT_TRUE(split.ok()) << split.status().message();
+  EXPECT_EQ(split->split_hosts, 2);
+  for (const char* spec : {"split-hosts=4294967298", "slow-rank=4294967297", "split-hosts=16T"}) {
+    auto plan = parse_fault(spec);
+    EXPECT_FALSE(plan.ok()) << spec;
+    if (!plan.ok()) {
+      EXPECT_EQ(plan.status().code(), ErrorCode::kUsage) << spec;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace collbench::cli
