@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job: install what is missing, build, then run a checked all_reduce sweep on this
-# machine and write results/<host>-<date>.json. Extra arguments go to `collbench run`
+# machine and write results/<host>-<date>-<time>.json. Extra arguments go to `collbench run`
 # (e.g. scripts/run.sh -e 1G). RANKS=N changes the number of local ranks (default: one per
 # GPU, or 2 on host memory).
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
