@@ -43,6 +43,10 @@ TEST(HwlocXmlCheck, RejectsWhatHwlocCannotSurvive) {
       {"<object type=\"Machine\" cpuset=\"0x1\" complete_cpuset=\"0x1\" nodeset=\"0x1,,0x0\" "
        "complete_nodeset=\"0x1\"/>",
        "nodeset '0x1,,0x0' is not within complete_nodeset '0x1'"},
+      // Found by fuzzing: hwloc 2.9's bitmap parser asserts (aborts) on a leading empty word.
+      {"<object type=\"Machine\" cpuset=\",,0x00000003\" complete_cpuset=\"0x3\" nodeset=\"0x1\" "
+       "complete_nodeset=\"0x1\"/>",
+       "bad cpuset ',,0x00000003'"},
       // Found by fuzzing: hwloc copies these into C enums unchecked; reading one is undefined.
       {std::string("<object type=\"Machine\" ") + kSets + "><object type=\"OSDev\" osdev_type=\"9\"/></object>",
        "osdev_type '9' is not an hwloc 2.x OS device type"},
