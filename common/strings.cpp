@@ -1,6 +1,8 @@
 #include "common/strings.hpp"
 
 #include <cctype>
+#include <charconv>
+#include <cmath>
 
 namespace collbench {
 
@@ -37,5 +39,13 @@ std::string_view trim(std::string_view text) {
 }
 
 bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
+
+double leading_number(std::string_view text) {
+  text = trim(text);
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end == text.data()) return 0;
+  return std::isfinite(value) && value > 0 ? value : 0;
+}
 
 }  // namespace collbench

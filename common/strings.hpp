@@ -13,4 +13,9 @@ std::string to_lower(std::string_view text);
 std::string_view trim(std::string_view text);
 bool starts_with(std::string_view text, std::string_view prefix);
 
+// The number a text starts with, after blanks ("16.0 GT/s PCIe" -> 16): a speed or rate read
+// from a file or another machine. 0 (unknown) when there is none, or it is negative, infinite
+// or NaN ("inf" parses as a number, and would reach JSON as null).
+double leading_number(std::string_view text);
+
 }  // namespace collbench

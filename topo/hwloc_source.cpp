@@ -80,7 +80,9 @@ void copy_pci(const PciAttr& pci, PciNode& node) {
   node.subdevice_id = pci.subdevice_id;
   node.class_id = pci.class_id;
   // hwloc stores float GB/s; keep 2 decimals so that files and live runs compare equal.
-  node.link.gbps = std::round(static_cast<double>(pci.linkspeed) * 100.0) / 100.0;
+  // A hand-edited file can hold any float there ("inf" or 1e90 read as infinity): unknown, 0.
+  const double gbps = static_cast<double>(pci.linkspeed);
+  node.link.gbps = std::isfinite(gbps) && gbps > 0 ? std::round(gbps * 100.0) / 100.0 : 0;
 }
 
 struct OsDev {

@@ -29,14 +29,6 @@ int int_attr(const XmlElement& e, std::string_view key, int fallback) {
   return ec == std::errc() && end == text.data() + text.size() ? value : fallback;
 }
 
-// "32.0 GT/s PCIe", "8 GT/s", "2.5 GT/s": the leading number.
-double leading_number(std::string_view text) {
-  text = trim(text);
-  double value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return ec == std::errc() && end != text.data() ? value : 0;
-}
-
 NicKind nic_kind(std::uint16_t vendor, std::uint16_t class_id, std::string_view name) {
   if (vendor == 0x1d0f || starts_with(name, "rdmap") || starts_with(name, "efa")) return NicKind::kEfa;
   if (starts_with(name, "hfi1") || starts_with(name, "qib")) return NicKind::kOmniPath;

@@ -21,12 +21,6 @@ std::string read_line(const fs::path& path) {
   return std::string(trim(line));
 }
 
-double leading_number(std::string_view text) {
-  double value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return ec == std::errc() && end != text.data() ? value : 0;
-}
-
 int leading_int(std::string_view text) {
   int value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
