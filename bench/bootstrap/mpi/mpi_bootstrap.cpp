@@ -27,6 +27,9 @@ class MpiBootstrap final : public Bootstrap {
     if (local_ != MPI_COMM_NULL) MPI_Comm_free(&local_);
     if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
   }
+  // Owns both communicators: a copy would free them twice.
+  MpiBootstrap(const MpiBootstrap&) = delete;
+  MpiBootstrap& operator=(const MpiBootstrap&) = delete;
 
   Status init() {
     COLLBENCH_MPI_TRY(MPI_Comm_dup(MPI_COMM_WORLD, &comm_));
