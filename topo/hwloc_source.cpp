@@ -146,7 +146,7 @@ class Converter {
     if (obj->type == HWLOC_OBJ_OS_DEVICE) {
       if (parent >= 0) {
         osdevs_[parent].push_back({obj->name != nullptr ? obj->name : "", obj->attr->osdev.type, obj});
-        topo_.pci[static_cast<std::size_t>(parent)].os_devices.push_back(obj->name != nullptr ? obj->name : "");
+        topo_.pci[static_cast<std::size_t>(parent)].os_devices.emplace_back(obj->name != nullptr ? obj->name : "");
       }
       return;
     }
