@@ -3,9 +3,9 @@
 # with the committed .cppcheck-suppressions. Prints one line per finding
 # ("path:line:col: check: message") and exits 1 when there is any; exits 0 when both are clean.
 #
-#   scripts/lint.sh            # everything
-#   scripts/lint.sh tidy       # only clang-tidy
-#   scripts/lint.sh cppcheck   # only cppcheck
+#   scripts/lint.sh                     # everything
+#   scripts/lint.sh tidy [FILE.cpp...]  # only clang-tidy: every file, or those given (from the repo root)
+#   scripts/lint.sh cppcheck            # only cppcheck
 #
 # LINT_JOBS (default 2) analyses run at a time. The compile database comes from build-lint/
 # (configured here; only the generated headers are built, nothing is compiled). Docs: docs/testing.md.
@@ -14,7 +14,8 @@ ROOT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT_DIR"
 
 WHAT="${1:-all}"
-case "$WHAT" in all | tidy | cppcheck) ;; *) echo "usage: scripts/lint.sh [all|tidy|cppcheck]" >&2; exit 2 ;; esac
+case "$WHAT" in all | tidy | cppcheck) ;; *) echo "usage: scripts/lint.sh [all|tidy [FILE...]|cppcheck]" >&2; exit 2 ;; esac
+shift || true
 JOBS="${LINT_JOBS:-2}"
 BUILD="$ROOT_DIR/build-lint"
 LOGS="$BUILD/lint-logs"
@@ -51,6 +52,15 @@ cmake --build "$BUILD" --target collbench_build_info >/dev/null
 mapfile -t SOURCES < <(sed -n 's/^ *"file": "\(.*\)",\{0,1\}$/\1/p' "$BUILD/compile_commands.json" |
                        grep -E "^$ROOT_DIR/($PROJECT_DIRS)/.*\.cpp$" | sort -u)
 [ "${#SOURCES[@]}" -gt 0 ] || { echo "lint: no sources in $BUILD/compile_commands.json" >&2; exit 1; }
+if [ "$#" -gt 0 ]; then
+  wanted=()
+  for f in "$@"; do
+    f="$(realpath -m "$f")"
+    printf '%s\n' "${SOURCES[@]}" | grep -qxF "$f" || { echo "lint: $f is not a source of the compile database" >&2; exit 2; }
+    wanted+=("$f")
+  done
+  SOURCES=("${wanted[@]}")
+fi
 
 rm -rf "$LOGS"
 mkdir -p "$LOGS"
