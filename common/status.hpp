@@ -94,7 +94,9 @@ class [[nodiscard]] Result {
 // `lhs = value of expr`, or returns its error from the enclosing function.
 #define COLLBENCH_ASSIGN_OR_RETURN(lhs, expr) \
   COLLBENCH_ASSIGN_OR_RETURN_IMPL(COLLBENCH_CONCAT(collbench_result_, __LINE__), lhs, expr)
+// NOLINTBEGIN(bugprone-macro-parentheses): tmp names a variable and lhs may be a declaration ("const auto x")
 #define COLLBENCH_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
   auto tmp = (expr);                                    \
   if (!tmp.ok()) return tmp.status();                   \
   lhs = std::move(tmp).value()
+// NOLINTEND(bugprone-macro-parentheses)

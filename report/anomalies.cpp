@@ -8,7 +8,7 @@
 namespace collbench::report {
 namespace {
 
-constexpr std::uint64_t kDropFrom = 64 * 1024;
+constexpr std::uint64_t kDropFrom = std::uint64_t{64} * 1024;
 constexpr double kDropFactor = 3.0;
 constexpr std::uint64_t kMapThreshold = 32ull << 20;  // glibc's largest dynamic mmap threshold
 

@@ -85,6 +85,7 @@ std::string describe_devices(const RunContext& context) {
     }
   }
   std::vector<std::string> parts;
+  parts.reserve(counts.size());
   for (const auto& [name, n] : counts) parts.push_back(format_uint(n) + "x " + name);
   return parts.empty() ? "-" : join(parts, ", ");
 }

@@ -66,7 +66,7 @@ std::string runs_section(const std::vector<ReportRun>& runs) {
     std::vector<std::string> cells = {field};
     for (const auto& run : runs) cells.push_back(value_of(run));
     rows.push_back(std::move(cells));
-    classes.push_back(differs ? "differs" : "");
+    classes.emplace_back(differs ? "differs" : "");
   };
   add("status", [](const ReportRun& r) { return std::string(to_string(r.document.summary.status)); }, false);
   add("started", [](const ReportRun& r) { return r.document.context.start_time; }, false);
@@ -74,7 +74,7 @@ std::string runs_section(const std::vector<ReportRun>& runs) {
   for (const auto& row : context_table(contexts)) {
     rows.push_back({row.field});
     rows.back().insert(rows.back().end(), row.values.begin(), row.values.end());
-    classes.push_back(runs.size() > 1 && row.differs ? "differs" : "");
+    classes.emplace_back(runs.size() > 1 && row.differs ? "differs" : "");
   }
   add("command", [](const ReportRun& r) { return join(r.document.context.argv, " "); }, false);
   std::string out = h2("runs", "Runs");
@@ -134,7 +134,7 @@ std::string ranking_section(const std::vector<ReportRun>& runs, const RankingOpt
                       run.vs_median ? format_fixed(100 * (*run.vs_median - 1), 1) + "%" : "-",
                       run.figures ? format_fixed(run.figures->peak_busbw_gbps, 2) : "-",
                       run.flagged ? "below" : ""});
-      classes.push_back(run.flagged ? "flagged" : "");
+      classes.emplace_back(run.flagged ? "flagged" : "");
     }
     out += html_table(rows, classes);
   }
@@ -200,7 +200,7 @@ std::string results_section(const std::vector<ReportRun>& runs) {
       cells.push_back(row.skipped ? "skipped: " + *row.skipped : "");
       bool wrong = false;
       for (const auto& m : row.placements) wrong = wrong || m.wrong > 0;
-      classes.push_back(wrong ? "flagged" : "");
+      classes.emplace_back(wrong ? "flagged" : "");
       rows.push_back(std::move(cells));
     }
     out += "<details><summary>" + esc(run.label) + ": " + format_uint(run.document.rows.size()) +
@@ -213,6 +213,7 @@ std::string results_section(const std::vector<ReportRun>& runs) {
 
 std::string render_html_report(const std::vector<ReportRun>& runs, const HtmlOptions& options) {
   std::vector<std::string> labels;
+  labels.reserve(runs.size());
   for (const auto& run : runs) labels.push_back(run.label);
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";

@@ -75,7 +75,10 @@ bool has_type(const Json& v, std::string_view name) {
 std::string brief(const Json& v) {
   std::string text = v.dump(-1, ' ', false, Json::error_handler_t::replace);
   constexpr std::size_t kMax = 60;
-  if (text.size() > kMax) text = text.substr(0, kMax) + "...";
+  if (text.size() > kMax) {
+    text.resize(kMax);
+    text += "...";
+  }
   return text;
 }
 
@@ -329,7 +332,7 @@ std::span<const DocumentKind> document_kinds() {
   return kKinds;
 }
 
-Status validate_run_value(const Json& document) { return validate_kind(document, &document_kinds()[0]); }
+Status validate_run_value(const Json& document) { return validate_kind(document, document_kinds().data()); }
 
 
 std::string_view run_schema_text() { return kRunSchemaJson; }

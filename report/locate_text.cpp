@@ -10,7 +10,7 @@
 namespace collbench::report {
 namespace {
 
-std::string pad(std::string s, std::size_t width) {
+std::string pad(const std::string& s, std::size_t width) {
   return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
 }
 std::string right(const std::string& s, int width) { return pad_left(s, width); }

@@ -76,6 +76,7 @@ std::string link_signature(const TopologyMatrix& t) {
     }
   }
   std::vector<std::string> parts;
+  parts.reserve(counts.size());
   for (const auto& [cell, n] : counts) parts.push_back(format_uint(n) + "x " + cell);
   return t.host + ": " + (parts.empty() ? "-" : join(parts, ", "));
 }
@@ -149,14 +150,14 @@ Ranking rank_runs(const std::vector<ReportRun>& runs, const RankingOptions& opti
     if (r.basis) ranked.figures = figures_of(*find_series(all[i], *r.basis), {bottleneck_link_gbps(runs[i])});
     r.runs.push_back(std::move(ranked));
   }
-  if (!r.basis) r.notes.push_back("the runs share no (collective, dtype, op, placement): nothing to rank on");
+  if (!r.basis) r.notes.emplace_back("the runs share no (collective, dtype, op, placement): nothing to rank on");
   r.score_size = common_reference(r.runs);
   score_and_flag(r);
   r.context = context_table(contexts);
   add_topology_rows(r, runs);
   for (const auto& run : runs) add_stragglers(r, run);
   if (!r.stragglers.empty()) {
-    r.notes.push_back("a multi-host run measures each collective as a whole, so it has no per-host busbw; "
+    r.notes.emplace_back("a multi-host run measures each collective as a whole, so it has no per-host busbw; "
                       "the straggler table shows which host held the slowest rank. Run one job per node to rank nodes.");
   }
   return r;
@@ -192,12 +193,12 @@ TableRows ranking_rows(const Ranking& r) {
 TableRows context_rows(const Ranking& r) {
   std::vector<std::string> header = {"field"};
   header.insert(header.end(), r.labels.begin(), r.labels.end());
-  header.push_back("differs");
+  header.emplace_back("differs");
   TableRows rows = {header};
   for (const auto& row : r.context) {
     std::vector<std::string> cells = {row.field};
     cells.insert(cells.end(), row.values.begin(), row.values.end());
-    cells.push_back(row.differs ? "yes" : "");
+    cells.emplace_back(row.differs ? "yes" : "");
     rows.push_back(std::move(cells));
   }
   return rows;

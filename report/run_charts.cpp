@@ -39,6 +39,7 @@ bool both_placements(const std::vector<RunSeries>& all) {
 
 std::vector<GroupCharts> run_charts(const std::vector<ReportRun>& runs) {
   std::vector<RunSeries> all;
+  all.reserve(runs.size());
   for (const auto& run : runs) all.push_back(extract_series(run.document));
   const bool placements = both_placements(all);
   std::vector<GroupCharts> charts;

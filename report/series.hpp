@@ -17,13 +17,13 @@ struct GroupKey {
   std::string dtype;
   std::string op;
   int root = -1;
-  auto operator<=>(const GroupKey&) const = default;
+  auto operator<=>(const GroupKey&) const = default;  // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads the defaulted comparison's implicit 0
 };
 
 struct SeriesKey {
   GroupKey group;
   Placement placement = Placement::kOutOfPlace;
-  auto operator<=>(const SeriesKey&) const = default;
+  auto operator<=>(const SeriesKey&) const = default;  // NOLINT(modernize-use-nullptr): as in GroupKey
 };
 
 // "all_reduce float sum", "broadcast float root 0" (op "none" and root -1 are left out).

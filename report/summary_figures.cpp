@@ -97,7 +97,7 @@ std::vector<std::string> figures_header(bool with_link) {
   std::vector<std::string> h = {"series", "peak GB/s", "at"};
   for (auto size : kReferenceSizes) h.push_back("@" + short_size(size));
   h.insert(h.end(), {"half peak at", "latency", "avg (nccl-tests)"});
-  if (with_link) h.push_back("% of link");
+  if (with_link) h.emplace_back("% of link");
   return h;
 }
 

@@ -129,7 +129,9 @@ std::string y_axis(const ChartSpec& spec, const Range& r, double step, const Fra
   std::string out;
   std::vector<double> ticks;
   if (spec.y_scale == YScale::kLog10) {
-    for (double e = r.lo; e <= r.hi + 1e-9; e += 1) ticks.push_back(e);
+    // One tick per decade; the range ends are whole decades (y_range), counted as integers.
+    const long decades = std::lround(r.hi - r.lo);
+    for (long k = 0; k <= decades; ++k) ticks.push_back(r.lo + static_cast<double>(k));
   } else {
     for (int i = 0; i * step <= r.hi + step / 2; ++i) ticks.push_back(i * step);
   }
@@ -179,7 +181,8 @@ std::string legend(const ChartSpec& spec, double top, int width) {
     const ChartSeries& s = spec.series[i];
     const std::string& color = chart_palette()[static_cast<std::size_t>(s.color) % chart_palette().size()];
     const double x = kLeft + static_cast<double>(i % kLegendColumns) * column_width;
-    const double y = top + static_cast<double>(i / kLegendColumns) * kLegendRow;
+    const std::size_t row = i / kLegendColumns;
+    const double y = top + static_cast<double>(row) * kLegendRow;
     const std::string dash = s.dashed ? " stroke-dasharray=\"7 4\"" : "";
     out += line(x, y, x + 28, y, "stroke=\"" + color + "\" stroke-width=\"2\"" + dash);
     out += marker(x + 14, y, s, color, s.label);

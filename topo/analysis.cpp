@@ -94,8 +94,8 @@ Analysis analyze(const Topology& topo) {
   out.paths = classify_all(topo);
   out.affinity = compute_affinity(topo, out.paths);
   out.mpirun_mapping = mpirun_mapping(topo, out.affinity);
-  if (topo.gpus.empty()) out.notes.push_back("no GPUs found");
-  if (topo.nics.empty()) out.notes.push_back("no NICs found");
+  if (topo.gpus.empty()) out.notes.emplace_back("no GPUs found");
+  if (topo.nics.empty()) out.notes.emplace_back("no NICs found");
   link_notes(topo, out.notes);
   nic_notes(topo, out.notes);
   affinity_notes(topo, out.affinity, out.notes);

@@ -63,13 +63,13 @@ void compare_links(const Topology& ref, const Topology& other, std::vector<std::
     const PciLink& lb = other.pci[static_cast<std::size_t>(j)].link;
     std::vector<std::string> what;
     if (la.width > 0 && lb.width > 0 && lb.width != la.width) {
-      what.push_back(lb.width < la.width ? "lower width" : "higher width");
+      what.emplace_back(lb.width < la.width ? "lower width" : "higher width");
     }
     if (la.gts > 0 && lb.gts > 0 && centi(lb.gts) != centi(la.gts)) {
-      what.push_back(lb.gts < la.gts ? "lower speed" : "higher speed");
+      what.emplace_back(lb.gts < la.gts ? "lower speed" : "higher speed");
     }
     if (what.empty() && centi(la.gbps) != centi(lb.gbps) && la.gbps > 0 && lb.gbps > 0) {
-      what.push_back(lb.gbps < la.gbps ? "lower bandwidth" : "higher bandwidth");
+      what.emplace_back(lb.gbps < la.gbps ? "lower bandwidth" : "higher bandwidth");
     }
     if (what.empty()) continue;
     std::string words = what.front();

@@ -108,7 +108,7 @@ std::string nvlink_edges(const Topology& topo) {
   if (all_via_switch) {
     std::map<int, int> links;  // per GPU: the smallest pair count is its link count to the switch
     for (const NvLink& l : pairs) {
-      for (int g : {l.gpu_a, l.gpu_b}) links[g] = links.count(g) ? std::min(links[g], l.links) : l.links;
+      for (int g : {l.gpu_a, l.gpu_b}) links[g] = links.contains(g) ? std::min(links[g], l.links) : l.links;
     }
     out += "  nvswitch [label=\"NVSwitch\", shape=hexagon, style=filled, fillcolor=\"#cde8a4\"];\n";
     for (const auto& [g, count] : links) {

@@ -158,8 +158,8 @@ std::string format_matrix(const Topology& topo, const Analysis& a) {
   Rows rows;
   std::vector<std::string> head{""};
   for (const std::string& l : column_labels(topo)) head.push_back(l);
-  head.push_back("CPU Affinity");
-  head.push_back("NUMA Affinity");
+  head.emplace_back("CPU Affinity");
+  head.emplace_back("NUMA Affinity");
   rows.push_back(head);
   for (std::size_t g = 0; g < topo.gpus.size(); ++g) {
     std::vector<std::string> row{gpu_label(static_cast<int>(g))};

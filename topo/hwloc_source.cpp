@@ -148,7 +148,7 @@ class Converter {
     if (obj->type == HWLOC_OBJ_OS_DEVICE) {
       if (parent >= 0) {
         osdevs_[parent].push_back({obj->name != nullptr ? obj->name : "", obj->attr->osdev.type, obj});
-        topo_.pci[static_cast<std::size_t>(parent)].os_devices.push_back(obj->name != nullptr ? obj->name : "");
+        topo_.pci[static_cast<std::size_t>(parent)].os_devices.emplace_back(obj->name != nullptr ? obj->name : "");
       }
       return;
     }
@@ -331,7 +331,7 @@ NvLinkInfo read_nvlinks(hwloc_topology_t t, const Topology& topo, const std::map
     link.gpu_b = pair.second;
     link.gbps = static_cast<double>(mbps) / 1000.0;
     link.links = links_for_bandwidth(mbps);
-    link.via_nvswitch = direct.mbps.count(pair) == 0;
+    link.via_nvswitch = !direct.mbps.contains(pair);
     info.pairs.push_back(link);
   }
   info.note = "link counts derived from hwloc's NVLinkBandwidth (25 GB/s per link, 20 GB/s for NVLink 1)";

@@ -84,7 +84,7 @@ class Builder {
       topo_.nvlink.note += std::string(topo_.nvlink.note.empty() ? "" : "; ") +
                            "per-link rate assumed to be 25 GB/s where <gpu sm> is missing";
     }
-    if (saw_c2c_) topo_.warnings.push_back("C2C links (<c2c>) are not modelled");
+    if (saw_c2c_) topo_.warnings.emplace_back("C2C links (<c2c>) are not modelled");
     return std::move(topo_);
   }
 

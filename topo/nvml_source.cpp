@@ -61,6 +61,7 @@ class Nvml {
 
   // "" on success, else why NVML is not usable.
   std::string open() {
+    if (lib_ != nullptr) return "NVML is already open";  // a second dlopen would leak the first handle
     lib_ = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
     if (lib_ == nullptr) return "libnvidia-ml.so.1 could not be loaded (no NVIDIA driver)";
     init_ = symbol<NvmlReturn (*)()>(lib_, "nvmlInit_v2");
@@ -92,6 +93,7 @@ class Nvml {
   std::vector<Gpu> scan() {
     std::vector<Gpu> gpus;
     unsigned n = 0;
+    if (!initialized_) return gpus;  // open() failed: the entry points may be null
     if (count_(&n) != kNvmlSuccess) return gpus;
     std::vector<NvmlDevice> devices(n, nullptr);
     for (unsigned i = 0; i < n; ++i) {

@@ -14,7 +14,8 @@ class Buffer {
       : data_(data), bytes_(bytes), release_(std::move(release)) {}
   Buffer(Buffer&& other) noexcept { swap(other); }
   Buffer& operator=(Buffer&& other) noexcept {
-    Buffer(std::move(other)).swap(*this);
+    Buffer taken(std::move(other));  // releases what this buffer held when it goes
+    swap(taken);
     return *this;
   }
   Buffer(const Buffer&) = delete;

@@ -2,9 +2,10 @@
 // float/double, bit-exact encoders for the narrow float formats (which travel as raw bits).
 #pragma once
 
+#include <bit>
 #include <cstdint>
-#include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "bench/check/hd.hpp"
 #include "bench/check/minifloat.hpp"
@@ -50,7 +51,13 @@ template <> struct Codec<DataType::kFp8E5M2> : MiniCodec<std::uint8_t, kE5M2> {}
 // Bitwise equality: the checker's notion of "right" (NaN never equals, -0 never equals +0).
 template <typename S>
 COLLBENCH_HD bool same_bits(S a, S b) {
-  return std::memcmp(&a, &b, sizeof(S)) == 0;
+  if constexpr (std::numeric_limits<S>::is_integer) {
+    return a == b;  // one representation per value
+  } else {
+    using Bits = std::conditional_t<sizeof(S) == sizeof(std::uint32_t), std::uint32_t, std::uint64_t>;
+    static_assert(sizeof(Bits) == sizeof(S), "float and double only");
+    return std::bit_cast<Bits>(a) == std::bit_cast<Bits>(b);
+  }
 }
 
 // Calls f.template operator()<T>() with T the DataType value, for runtime dispatch.

@@ -11,7 +11,7 @@
 namespace collbench::check {
 
 struct Segment {
-  enum class Source : std::uint8_t { kReduced, kInput } source;
+  enum class Source : std::uint8_t { kReduced, kInput } source = Source::kReduced;
   int src_rank = 0;                // for kInput
   std::uint64_t out_begin = 0;     // first element in the receive buffer
   std::uint64_t length = 0;

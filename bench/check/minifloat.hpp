@@ -76,7 +76,8 @@ COLLBENCH_HD std::uint32_t encode_nonnegative(double x, MiniFloat f) {
   const double scaled = m * static_cast<double>(std::uint64_t{1} << f.man_bits);
   const std::uint64_t q = round_half_even(scaled);  // the significand, hidden bit included
   if (m < 1.0) return static_cast<std::uint32_t>(q);
-  const auto biased = static_cast<std::uint64_t>(e + f.bias);
+  const int biased_exponent = e + f.bias;  // in [1, 2^exp_bits): a small int, widened below
+  const auto biased = static_cast<std::uint64_t>(biased_exponent);
   return static_cast<std::uint32_t>((biased << f.man_bits) + q - (std::uint64_t{1} << f.man_bits));
 }
 
@@ -108,7 +109,8 @@ inline std::uint32_t encode_rne(double x, MiniFloat f) {
       q >>= 1;
       ++exponent;
     }
-    exp_field = static_cast<std::uint64_t>(exponent + f.bias);
+    const int biased_exponent = exponent + f.bias;  // positive and small: widened below
+    exp_field = static_cast<std::uint64_t>(biased_exponent);
     q &= man_max;
   }
   const std::uint64_t largest_exp = f.has_inf ? exp_max - 1 : exp_max;

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <chrono>
+#include <exception>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -122,9 +123,7 @@ int drop_in_main(const std::string& collective, int argc, char** argv, SignalSto
   return finish(run_command(*cmd, std::vector<std::string>(argv, argv + argc), signals));
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int dispatch(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();  // locate's budget counts from here
   // Before anything starts a thread (MPI does), so that every thread inherits the mask.
   SignalStop signals;
@@ -192,6 +191,22 @@ int main(int argc, char** argv) {
   auto cmd = resolve_run_flags(raw);
   if (!cmd.ok()) return early_error(cmd.status(), speaker);
   return finish(run_command(*cmd, args, signals));
+}
+
+}  // namespace
+
+// Errors are values everywhere below, but the standard library still throws (out of memory, a
+// thread that cannot start): such a run ends with the internal-error exit code and a message,
+// not with std::terminate's abort and no word of why.
+int main(int argc, char** argv) {
+  try {
+    return dispatch(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "collbench: internal error: " << e.what() << std::endl;
+  } catch (...) {
+    std::cerr << "collbench: internal error: an unknown exception" << std::endl;
+  }
+  return static_cast<int>(ExitCode::kInternal);
 }
 
 }  // namespace collbench::cli

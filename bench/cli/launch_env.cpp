@@ -4,11 +4,10 @@
 #include <array>
 #include <cstdlib>
 #include <string_view>
+#include <unistd.h>  // environ (declared with _GNU_SOURCE, which g++ and clang++ define for C++)
 
 #include "common/strings.hpp"
 #include "common/units.hpp"
-
-extern char** environ;  // POSIX
 
 namespace collbench::cli {
 namespace {

@@ -48,6 +48,7 @@ Status check_fault(const engine::FaultPlan& f) {
 std::vector<engine::locate::RankPlace> places_of(const std::vector<report::RankInfo>& ranks, int split_hosts) {
   std::vector<engine::locate::RankPlace> places;
   const auto n = static_cast<long>(ranks.size());
+  places.reserve(ranks.size());
   for (const auto& r : ranks) places.push_back({r.host, r.local_rank});
   if (split_hosts <= 0) return places;
   for (long r = 0; r < n; ++r) {

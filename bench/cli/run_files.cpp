@@ -1,5 +1,6 @@
 #include "bench/cli/run_files.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "bench/cli/topology_view.hpp"
@@ -73,11 +74,10 @@ Result<double> parse_fraction(const std::string& flag, const std::string& text) 
 
 Status check_not_an_input(const std::string& flag, const std::string& output, const std::vector<std::string>& inputs) {
   std::error_code ec;
-  for (const auto& input : inputs) {
-    if (output == input || std::filesystem::equivalent(output, input, ec)) {
-      return Status::error(ErrorCode::kUsage, flag + " " + output + " is one of the input files");
-    }
-  }
+  const bool is_input = std::any_of(inputs.begin(), inputs.end(), [&](const std::string& input) {
+    return output == input || std::filesystem::equivalent(output, input, ec);
+  });
+  if (is_input) return Status::error(ErrorCode::kUsage, flag + " " + output + " is one of the input files");
   return ok_status();
 }
 

@@ -186,7 +186,7 @@ Result<double> parse_timeout(const std::string& text) {
 }
 
 Result<std::uint32_t> parse_stagger(const std::string& text) {
-  COLLBENCH_ASSIGN_OR_RETURN(const auto ms, ranged("--stagger-ms", text, 0, 3600 * 1000));
+  COLLBENCH_ASSIGN_OR_RETURN(const auto ms, ranged("--stagger-ms", text, 0, std::uint64_t{3600} * 1000));
   return static_cast<std::uint32_t>(ms);
 }
 

@@ -1,7 +1,7 @@
 #include "bench/cli/signals.hpp"
 
 #include <pthread.h>
-#include <signal.h>
+#include <signal.h>  // NOLINT(modernize-deprecated-headers): sigwait and pthread_sigmask are POSIX, which <csignal> does not promise
 #include <unistd.h>
 
 #include <cstdlib>
@@ -25,7 +25,7 @@ sigset_t stop_signals() {
 SignalStop::SignalStop() {
   const sigset_t set = stop_signals();
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
-  waiter_ = std::jthread([this, set](std::stop_token own) {
+  waiter_ = std::jthread([this, set](const std::stop_token& own) {
     int signal = 0;
     while (!own.stop_requested() && sigwait(&set, &signal) == 0) {
       if (signal == SIGUSR2) continue;

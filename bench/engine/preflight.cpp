@@ -22,6 +22,7 @@ using report::Severity;
 
 std::string rank_list(const std::vector<int>& ranks) {
   std::vector<std::string> parts;
+  parts.reserve(ranks.size());
   for (int r : ranks) parts.push_back(std::to_string(r));
   return (ranks.size() == 1 ? "rank " : "ranks ") + join(parts, ", ");
 }

@@ -205,7 +205,7 @@ Status Runner::sweep(const SweepPlan& plan, const std::stop_token& stop, RunOutc
   return ok_status();
 }
 
-Result<RunOutcome> Runner::run(const SweepPlan& plan, const report::RunContext& context, std::stop_token stop) {
+Result<RunOutcome> Runner::run(const SweepPlan& plan, const report::RunContext& context, const std::stop_token& stop) {
   hosts_.clear();
   for (const auto& r : context.ranks) hosts_.push_back(r.host);
   context_ = &context;

@@ -33,7 +33,7 @@ class Runner {
 
   // A failure ends the sweep; the reporters still receive end() with the error and the
   // rows finished so far. A stop request ends it after the current row (status interrupted).
-  Result<RunOutcome> run(const SweepPlan& plan, const report::RunContext& context, std::stop_token stop);
+  Result<RunOutcome> run(const SweepPlan& plan, const report::RunContext& context, const std::stop_token& stop);
 
  private:
   Status allocate(const SweepPlan& plan);

@@ -16,11 +16,11 @@ Result<std::vector<std::uint64_t>> size_series(std::uint64_t min_bytes, std::uin
                                                std::uint64_t step_factor, std::uint64_t step_bytes);
 
 struct RowPlan {
-  coll::Collective collective;
-  DataType type;
-  ReduceOp op;        // ignored when the collective takes no op
-  int root;           // -1 when the collective takes no root
-  std::uint64_t requested_bytes;
+  coll::Collective collective{};
+  DataType type{};
+  ReduceOp op{};      // ignored when the collective takes no op
+  int root = -1;      // -1 when the collective takes no root
+  std::uint64_t requested_bytes = 0;
   coll::Counts counts;
 };
 

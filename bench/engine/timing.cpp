@@ -26,7 +26,7 @@ Status capture(backend::Backend& backend, const backend::Call& call, const RunOp
   COLLBENCH_RETURN_IF_ERROR(backend.begin_capture());
   Status launched = ok_status();
   for (std::uint64_t i = 0; i < iterations && launched.ok(); ++i) launched = launch_iteration(backend, call, o.aggregation);
-  const Status ended = backend.end_capture();
+  Status ended = backend.end_capture();
   COLLBENCH_RETURN_IF_ERROR(launched);
   return ended;
 }

@@ -5,7 +5,7 @@
 namespace collbench::engine {
 
 Watchdog::Watchdog(double timeout_s, Expired on_expired) : timeout_s_(timeout_s), on_expired_(std::move(on_expired)) {
-  if (enabled()) thread_ = std::jthread([this](std::stop_token stop) { watch(stop); });
+  if (enabled()) thread_ = std::jthread([this](const std::stop_token& stop) { watch(stop); });
 }
 
 Watchdog::~Watchdog() {

@@ -27,7 +27,10 @@ int main(int argc, char** argv) {
   const long warmup = std::strtol(argv[4], nullptr, 10);
   void* send = nullptr;
   void* recv = nullptr;
-  if (posix_memalign(&send, 4096, max_bytes) != 0 || posix_memalign(&recv, 4096, max_bytes) != 0) MPI_Abort(MPI_COMM_WORLD, 1);
+  if (posix_memalign(&send, 4096, max_bytes) != 0 || posix_memalign(&recv, 4096, max_bytes) != 0) {
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    return 1;  // MPI_Abort is not declared [[noreturn]]
+  }
   std::memset(send, 0, max_bytes);
   std::memset(recv, 0, max_bytes);
   for (unsigned long long bytes = min_bytes; bytes <= max_bytes; bytes *= 2) {

@@ -25,6 +25,7 @@ std::vector<std::string> arguments(std::string_view text) {
 // CLI11 throws for help, version and parse errors, which app.cpp reports as usage errors.
 bool parse(CLI::App& app, std::vector<std::string>& args) {
   std::vector<char*> argv;
+  argv.reserve(args.size());
   for (auto& a : args) argv.push_back(a.data());
   try {
     app.parse(static_cast<int>(argv.size()), argv.data());

@@ -43,7 +43,7 @@ TEST_P(BadRunInput, ExitsWithUsageErrorAndWritesNothing) {
   bool names_output = false;
   for (const auto& a : c.args) names_output = names_output || a == "-J";
   if (!names_output) {
-    args.push_back("-J");
+    args.emplace_back("-J");
     args.push_back(dir + "/r.json");
   }
   const Outcome o = run_process(collbench(args), 60);

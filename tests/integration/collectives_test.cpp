@@ -89,8 +89,8 @@ const char* const kHeader[] = {
 
 TEST(DropIn, AllGatherPerfPrintsNcclTestsTable) {
   std::vector<std::string> argv = {COLLBENCH_MPIEXEC, "-np", "2", "--oversubscribe"};
-  if (geteuid() == 0) argv.push_back("--allow-run-as-root");
-  argv.push_back(COLLBENCH_BIN_DIR "/all_gather_perf");
+  if (geteuid() == 0) argv.emplace_back("--allow-run-as-root");
+  argv.emplace_back(COLLBENCH_BIN_DIR "/all_gather_perf");
   for (const char* a : {"-b", "8", "-e", "128M", "-f", "2", "-g", "1"}) argv.emplace_back(a);
   const Outcome run = run_process(argv, 200);
   ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
@@ -123,7 +123,7 @@ TEST(DropIn, DefaultsAreNcclTests) {
 }
 
 TEST(DropIn, LinearStepsWithFactorOne) {
-  const Outcome o = run_process({COLLBENCH_BIN_DIR "/broadcast_perf", "-b", "1M", "-e", "3M", "-f", "1", "-i", "1M", "-n", "1"});
+  const Outcome o = run_process({std::string(COLLBENCH_BIN_DIR) + "/broadcast_perf", "-b", "1M", "-e", "3M", "-f", "1", "-i", "1M", "-n", "1"});
   ASSERT_EQ(o.exit_code, 0) << o.err;
   for (const char* size : {"     1048576", "     2097152", "     3145728"}) {
     EXPECT_NE(o.out.find(std::string(size) + " "), std::string::npos) << size << "\n" << o.out;

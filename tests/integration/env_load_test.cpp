@@ -52,6 +52,7 @@ int run_job(int port, std::string& report) {
   const double expected_sum = static_cast<double>(kWorld) * (kWorld - 1) / 2;
   std::latch go(kWorld + 1);  // every rank starts its rendezvous at the same moment
   std::vector<std::thread> ranks;
+  ranks.reserve(static_cast<std::size_t>(kWorld));
   for (int r = 0; r < kWorld; ++r) {
     ranks.emplace_back([&, r] {
       go.arrive_and_wait();

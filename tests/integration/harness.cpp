@@ -1,7 +1,7 @@
 #include "tests/integration/harness.hpp"
 
 #include <fcntl.h>
-#include <signal.h>
+#include <signal.h>  // NOLINT(modernize-deprecated-headers): kill() is POSIX, which <csignal> does not promise
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -51,6 +51,7 @@ Outcome run_process(const std::vector<std::string>& argv, const ProcessOptions& 
     dup2(err, STDERR_FILENO);
     for (const auto& e : options.env) putenv(const_cast<char*>(e.c_str()));
     std::vector<char*> args;
+    args.reserve(argv.size() + 1);
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     execvp(args[0], args.data());
@@ -90,9 +91,9 @@ std::vector<std::string> collbench(const std::vector<std::string>& args) {
 std::vector<std::string> mpirun_collbench(int ranks, const std::vector<std::string>& args,
                                           const std::vector<std::string>& mpirun_args) {
   std::vector<std::string> argv = {COLLBENCH_MPIEXEC, "-np", std::to_string(ranks), "--oversubscribe"};
-  if (geteuid() == 0) argv.push_back("--allow-run-as-root");
+  if (geteuid() == 0) argv.emplace_back("--allow-run-as-root");
   argv.insert(argv.end(), mpirun_args.begin(), mpirun_args.end());
-  argv.push_back(COLLBENCH_BINARY);
+  argv.emplace_back(COLLBENCH_BINARY);
   argv.insert(argv.end(), args.begin(), args.end());
   return argv;
 }

@@ -1,7 +1,7 @@
 // A run never hangs and never loses finished results: timeouts, killed ranks, signals.
 #include <gtest/gtest.h>
 
-#include <signal.h>
+#include <signal.h>  // NOLINT(modernize-deprecated-headers): kill() is POSIX, which <csignal> does not promise
 
 #include <nlohmann/json.hpp>
 

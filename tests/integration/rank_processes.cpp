@@ -3,7 +3,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
-#include <signal.h>
+#include <signal.h>  // NOLINT(modernize-deprecated-headers): kill() is POSIX, which <csignal> does not promise
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>

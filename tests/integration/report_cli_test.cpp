@@ -256,7 +256,7 @@ TEST(ReportCli, TopologyFromTheRunFile) {
   // A run whose file carries its host's topology (as `collbench run` records it), built from the
   // topology fixture with four NVLink-ring GPUs used by ranks 0-3.
   const Outcome topo = run_process(
-      collbench({"topo", "-i", COLLBENCH_FIXTURES_DIR "/topo/nvlink_ring.xml", "--format", "json"}));
+      collbench({"topo", "-i", std::string(COLLBENCH_FIXTURES_DIR) + "/topo/nvlink_ring.xml", "--format", "json"}));
   ASSERT_EQ(topo.exit_code, 0) << topo.err;
   const auto ring = nlohmann::json::parse(topo.out);
   auto run = nlohmann::json::parse(read_file(fixture("base.json")));
@@ -294,7 +294,7 @@ std::string find_chromium() {
     const auto end = dirs.find(':', start);
     const std::string dir = dirs.substr(start, end == std::string::npos ? std::string::npos : end - start);
     for (const char* name : {"chromium", "chromium-browser"}) {
-      const std::string candidate = dir + "/" + name;
+      std::string candidate = dir + "/" + name;
       if (!dir.empty() && ::access(candidate.c_str(), X_OK) == 0) return candidate;
     }
     if (end == std::string::npos) break;

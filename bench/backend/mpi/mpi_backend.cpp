@@ -27,6 +27,9 @@ class MpiBackend final : public HostMemoryBackend {
   ~MpiBackend() override {
     if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
   }
+  // Owns comm_: a copy would free it twice.
+  MpiBackend(const MpiBackend&) = delete;
+  MpiBackend& operator=(const MpiBackend&) = delete;
 
   Status init() {
     COLLBENCH_RETURN_IF_ERROR(mpi::dup_world(comm_, rank_, size_));
@@ -78,8 +81,8 @@ const void* MpiBackend::premultiplied(const Call& call) {
 }
 
 Status MpiBackend::reduction(const Call& call, const void* input) {
-  const MPI_Datatype type = types_.datatype(call.type);
-  const MPI_Op op = types_.op(call.type, call.op);
+  MPI_Datatype type = types_.datatype(call.type);
+  MPI_Op op = types_.op(call.type, call.op);
   const int n = as_int(call.counts.param);
   const bool same = input == call.recv;
   switch (call.collective) {
@@ -111,7 +114,7 @@ Status MpiBackend::reduction(const Call& call, const void* input) {
 }
 
 Status MpiBackend::movement(const Call& call) {
-  const MPI_Datatype type = types_.datatype(call.type);
+  MPI_Datatype type = types_.datatype(call.type);
   const std::uint64_t elem = traits(call.type).size;
   const int n = as_int(call.counts.param);
   const bool root = rank_ == call.root;
@@ -160,7 +163,7 @@ Status MpiBackend::launch(const Call& call) {
 Status MpiBackend::launch_p2p(const P2pCall& call) {
   if (call.send_peer < 0 && call.recv_peer < 0) return ok_status();
   constexpr int kTag = 2;
-  const MPI_Datatype type = types_.datatype(call.type);
+  MPI_Datatype type = types_.datatype(call.type);
   const int n = as_int(call.count);
   const int to = call.send_peer < 0 ? MPI_PROC_NULL : call.send_peer;
   const int from = call.recv_peer < 0 ? MPI_PROC_NULL : call.recv_peer;

@@ -28,6 +28,9 @@ class MpiBootstrap final : public Bootstrap {
     if (local_ != MPI_COMM_NULL) MPI_Comm_free(&local_);
     if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
   }
+  // Owns both communicators: a copy would free them twice.
+  MpiBootstrap(const MpiBootstrap&) = delete;
+  MpiBootstrap& operator=(const MpiBootstrap&) = delete;
 
   Status init() {
     COLLBENCH_RETURN_IF_ERROR(mpi::dup_world(comm_, rank_, size_));

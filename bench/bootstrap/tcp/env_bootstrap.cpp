@@ -282,7 +282,7 @@ class EnvBootstrap final : public Bootstrap {
 };
 
 Status check_config(const EnvConfig& cfg) {
-  const auto bad = [](std::string what) { return Status::error(ErrorCode::kUsage, "env bootstrap: " + what); };
+  const auto bad = [](const std::string& what) { return Status::error(ErrorCode::kUsage, "env bootstrap: " + what); };
   if (cfg.world_size < 1 || cfg.world_size > kMaxWorldSize) return bad("world size " + std::to_string(cfg.world_size));
   if (cfg.rank < 0 || cfg.rank >= cfg.world_size) return bad("rank " + std::to_string(cfg.rank) + " out of range");
   if (!(cfg.timeout_s > 0)) return bad("the timeout must be positive");

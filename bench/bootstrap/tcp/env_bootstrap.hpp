@@ -11,11 +11,11 @@
 
 namespace collbench::bootstrap {
 
-// Meets the other ranks and returns the bootstrap ("env"). Rank 0 waits at most cfg.timeout_s
-// for the others. Another rank waits at most cfg.timeout_s to reach rank 0; once admitted, it
+// Meets the other ranks and returns the bootstrap ("env"). Rank 0 waits at most config.timeout_s
+// for the others. Another rank waits at most config.timeout_s to reach rank 0; once admitted, it
 // waits until one second after rank 0 gives up (rank 0 tells it when), so that it hears rank
 // 0's verdict naming the missing ranks. Each later operation is bounded the same way: rank 0
-// by cfg.timeout_s, the others by one second more. Errors, in plain words:
+// by config.timeout_s, the others by one second more. Errors, in plain words:
 //   kUsage    an invalid EnvConfig
 //   kLaunch   MASTER_ADDR does not resolve; connection refused; host unreachable; MASTER_PORT
 //             in use on rank 0; a rank turned away for a wrong job token, WORLD_SIZE or RANK
@@ -30,6 +30,6 @@ namespace collbench::bootstrap {
 // ranks called different operations. Rank 0 forwards its failure to every other rank, and
 // after a failure every later operation fails at once. missing_ranks() is exact on rank 0 and
 // {0} on the others while they wait.
-Result<std::unique_ptr<Bootstrap>> make_env_bootstrap(const EnvConfig& cfg);
+Result<std::unique_ptr<Bootstrap>> make_env_bootstrap(const EnvConfig& config);
 
 }  // namespace collbench::bootstrap

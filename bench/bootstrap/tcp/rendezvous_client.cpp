@@ -57,6 +57,16 @@ Status connect_failure(const EnvConfig& cfg, const LastFailure& last) {
   }
 }
 
+// Rank 0 neither welcomed nor turned this rank away in time; `acked`: it had admitted it.
+Status no_verdict(const std::string& root, const std::string& seconds, bool acked) {
+  if (acked) {
+    return Status::error(ErrorCode::kTimeout, "rank 0 at " + root + " admitted this rank, but the job did not start within " +
+                                                  seconds + " s and rank 0 sent no verdict: is rank 0 stuck?");
+  }
+  return Status::error(ErrorCode::kTimeout, "no answer from " + root + " within " + seconds +
+                                                " s after connecting: is the program on MASTER_PORT really collbench rank 0?");
+}
+
 // Sends the hello and waits for rank 0's answer. nullopt: the connection closed before any
 // answer, so the caller tries again.
 Result<std::optional<RankJoin>> say_hello(const EnvConfig& cfg, Fd fd, const std::string& root, Deadline deadline) {
@@ -75,13 +85,7 @@ Result<std::optional<RankJoin>> say_hello(const EnvConfig& cfg, Fd fd, const std
       return Status::error(ErrorCode::kLaunch,
                            "rank 0 at " + root + " closed the connection before the job started: it exited or crashed");
     }
-    if (got == Awaited::kTimeout) {
-      return Status::error(ErrorCode::kTimeout,
-                           acked ? "rank 0 at " + root + " admitted this rank, but the job did not start within " +
-                                       seconds + " s and rank 0 sent no verdict: is rank 0 stuck?"
-                                 : "no answer from " + root + " within " + seconds +
-                                       " s after connecting: is the program on MASTER_PORT really collbench rank 0?");
-    }
+    if (got == Awaited::kTimeout) return no_verdict(root, seconds, acked);
     switch (frame.type) {
       case FrameType::kAck: {
         COLLBENCH_ASSIGN_OR_RETURN(const Ack ack, decode_ack(frame.payload));

@@ -204,7 +204,7 @@ class Server {
                  " at all: are the other ranks running, with MASTER_ADDR naming this host, and does a firewall "
                  "allow the port?";
     }
-    const Status status = Status::error(turned_away_ ? ErrorCode::kLaunch : ErrorCode::kTimeout, message);
+    Status status = Status::error(turned_away_ ? ErrorCode::kLaunch : ErrorCode::kTimeout, message);
     auto peers = joined_peers();
     send_verdict(peers, status);
     return status;

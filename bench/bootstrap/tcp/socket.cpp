@@ -232,8 +232,8 @@ ConnectAttempt connect_once(const Address& address, Deadline deadline) {
     }
     int error = 0;
     socklen_t length = sizeof error;
-    if (rc < 0) error = errno;
-    else if (getsockopt(fd.get(), SOL_SOCKET, SO_ERROR, &error, &length) != 0) error = errno;
+    // poll() failed, or it reports the connection's own error through SO_ERROR.
+    if (rc < 0 || getsockopt(fd.get(), SOL_SOCKET, SO_ERROR, &error, &length) != 0) error = errno;
     if (error != 0) {
       attempt.error = error;
       attempt.outcome = classify(error);

@@ -26,6 +26,7 @@ class ThreadGroup {
  public:
   // `parent` must outlive the group and every member; `threads` >= 1 on every process.
   ThreadGroup(Bootstrap& parent, int threads);
+  ~ThreadGroup() = default;
   ThreadGroup(const ThreadGroup&) = delete;
   ThreadGroup& operator=(const ThreadGroup&) = delete;
 

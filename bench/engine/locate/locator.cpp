@@ -266,7 +266,7 @@ void Locator::note_round(const Round& round, int r, std::uint64_t iterations,
   for (const RankPair& p : round) {
     const std::pair<int, int> key{p.a, p.b};
     pair_times_[key].push_back(std::max(rows[static_cast<std::size_t>(p.a)][0], rows[static_cast<std::size_t>(p.b)][0]));
-    if (pair_info_.count(key) != 0) continue;
+    if (pair_info_.contains(key)) continue;
     report::LocatePair& lp = pair_info_[key];
     lp.a = p.a;
     lp.b = p.b;

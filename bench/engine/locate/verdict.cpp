@@ -60,13 +60,13 @@ void apply_rule(LocateComparison& c, const OutlierRule& rule) {
 }
 
 bool touches(const std::vector<int>& ranks, const std::set<int>& named) {
-  return std::any_of(ranks.begin(), ranks.end(), [&](int r) { return named.count(r) != 0; });
+  return std::any_of(ranks.begin(), ranks.end(), [&](int r) { return named.contains(r); });
 }
 
 std::string named_text(const std::vector<int>& ranks, const std::set<int>& named) {
   std::string text;
   for (int r : ranks) {
-    if (named.count(r) != 0) text += (text.empty() ? "" : ", ") + std::to_string(r);
+    if (named.contains(r)) text += (text.empty() ? "" : ", ") + std::to_string(r);
   }
   return "explained by rank " + text + ", named above";
 }
@@ -85,7 +85,7 @@ LocateComparison arrival_comparison(const Measurements& m) {
 std::vector<std::vector<double>> class_gbps(const Measurements& m, bool inter, const std::set<int>& named) {
   std::vector<std::vector<double>> gbps(m.places.size());
   for (const auto& p : m.pairs) {
-    if (p.inter_host != inter || named.count(p.a) != 0 || named.count(p.b) != 0) continue;
+    if (p.inter_host != inter || named.contains(p.a) || named.contains(p.b)) continue;
     gbps[static_cast<std::size_t>(p.a)].push_back(p.gbps);
     gbps[static_cast<std::size_t>(p.b)].push_back(p.gbps);
   }
@@ -113,7 +113,7 @@ LocateComparison rank_class_comparison(const Measurements& m, bool inter, const 
     const auto& v = gbps[r];
     const double none = std::numeric_limits<double>::quiet_NaN();
     auto fig = figure(m, "rank " + std::to_string(r), {static_cast<int>(r)}, v.empty() ? none : upper_quartile(v));
-    if (named.count(static_cast<int>(r)) != 0) {
+    if (named.contains(static_cast<int>(r))) {
       fig.set_aside = "named above";
     } else if (v.size() < kMinPairsPerRank) {
       // One pair cannot tell its two ranks apart: it is judged as a pair instead.
@@ -131,7 +131,7 @@ int clearest_outlier(const std::vector<LocateComparison>& classes, std::size_t n
   int best = -1;
   std::pair<int, double> best_score{0, 0};
   for (std::size_t r = 0; r < nranks; ++r) {
-    if (skip.count(static_cast<int>(r)) != 0) continue;
+    if (skip.contains(static_cast<int>(r))) continue;
     std::pair<int, double> score{0, 0};
     for (const auto& c : classes) {
       if (!c.figures[r].outlier) continue;
@@ -155,7 +155,7 @@ const Recheck* find_recheck(const Measurements& m, const std::vector<int>& ranks
 std::vector<std::vector<int>> figure_pairs(const Measurements& m, bool inter, int r, const std::set<int>& named) {
   std::vector<std::vector<int>> out;
   for (const auto& p : m.pairs) {
-    if (p.inter_host != inter || (p.a != r && p.b != r) || named.count(p.a + p.b - r) != 0) continue;
+    if (p.inter_host != inter || (p.a != r && p.b != r) || named.contains(p.a + p.b - r)) continue;
     out.push_back({p.a, p.b});
   }
   return out;
@@ -208,7 +208,7 @@ void name_ranks_by_pairs(const Measurements& m, const OutlierRule& rule, Verdict
     const int best = clearest_outlier(last, n, cleared);
     if (best < 0) break;
     const auto b = static_cast<std::size_t>(best);
-    const bool corroborated = named.count(best) != 0;  // by arrival
+    const bool corroborated = named.contains(best);  // by arrival
     const std::string recheck = corroborated ? "" : confirm_rank(m, classes, last, best, by_pairs, rule);
     for (std::size_t k = 0; k < classes.size(); ++k) {
       if (!corroborated && recheck.empty() && last[k].figures[b].outlier) {
@@ -283,7 +283,7 @@ void name_whole_hosts(const Measurements& m, const std::set<int>& named, Verdict
   const auto hosts = host_groups(m.places);
   if (hosts.size() < 2) return;
   for (const auto& h : hosts) {
-    if (!std::all_of(h.ranks.begin(), h.ranks.end(), [&](int r) { return named.count(r) != 0; })) continue;
+    if (!std::all_of(h.ranks.begin(), h.ranks.end(), [&](int r) { return named.contains(r); })) continue;
     // No figure of its own: the number of ranks stands as the value, with no reference.
     const double nan = std::numeric_limits<double>::quiet_NaN();
     v.findings.push_back({"host", "host " + h.label, h.ranks, {h.label}, "every rank of the host named", "ranks_named",

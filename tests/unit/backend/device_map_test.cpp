@@ -94,6 +94,7 @@ TEST(CheckDeviceClaims, LaunchErrorsKeepTheirCodeAndMessage) {
 
 TEST(CheckDeviceClaims, LongListsAreCut) {
   std::vector<DeviceClaim> table;
+  table.reserve(20);
   for (int r = 0; r < 20; ++r) table.push_back(gpu(r, "a", 0, "same"));
   const Status s = check_device_claims(table);
   EXPECT_NE(s.message().find("ranks 0, 1, 2, 3, 4, 5, 6, 7, ... (20 in all) on a share"), std::string::npos)

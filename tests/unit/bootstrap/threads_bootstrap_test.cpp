@@ -45,7 +45,7 @@ TEST(ThreadsBootstrap, AllgatherBroadcastAllreduceAndBarrier) {
   ThreadGroup group(single, kThreads);
   std::array<std::vector<int>, kThreads> gathered;
   std::array<std::string, kThreads> broadcast;
-  std::array<std::array<double, 3>, kThreads> reduced;
+  std::array<std::array<double, 3>, kThreads> reduced{};
   std::array<std::vector<std::string>, kThreads> strings;
   std::atomic<int> failures{0};
   std::atomic<int> before_barrier{0};
@@ -90,11 +90,12 @@ TEST(ThreadsBootstrap, AllgatherBroadcastAllreduceAndBarrier) {
 TEST(ThreadsBootstrap, ComposesOverAProcessLevelBootstrap) {
   constexpr int kProcesses = 2;
   constexpr int kThreads = 3;
+  constexpr std::size_t kRanks = std::size_t{kProcesses} * kThreads;
   SingleBootstrap single;
   ThreadGroup processes(single, kProcesses);
-  std::array<std::vector<int>, kProcesses * kThreads> gathered;
-  std::array<double, kProcesses * kThreads> sums{};
-  std::array<int, kProcesses * kThreads> local{};
+  std::array<std::vector<int>, kRanks> gathered;
+  std::array<double, kRanks> sums{};
+  std::array<int, kRanks> local{};
   std::atomic<int> failures{0};
 
   run_members(processes, [&](Bootstrap& process) {
@@ -105,7 +106,7 @@ TEST(ThreadsBootstrap, ComposesOverAProcessLevelBootstrap) {
       EXPECT_EQ(b.size(), kProcesses * kThreads);
       local[r] = b.local_rank();
       const int mine = b.rank();
-      gathered[r].assign(kProcesses * kThreads, -1);
+      gathered[r].assign(kRanks, -1);
       if (!b.allgather(std::as_bytes(std::span(&mine, 1)), std::as_writable_bytes(std::span(gathered[r]))).ok()) {
         ++failures;
       }
@@ -131,6 +132,7 @@ TEST(ThreadsBootstrap, AbandonWakesMembersWaitingInAnExchange) {
   std::array<Status, 3> results;
   {
     std::vector<std::jthread> waiting;
+    waiting.reserve(2);
     for (int t = 0; t < 2; ++t) {
       waiting.emplace_back([&, t] { results[static_cast<std::size_t>(t)] = group.member(t)->barrier(); });
     }

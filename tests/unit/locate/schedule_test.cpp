@@ -25,7 +25,7 @@ void expect_round_set(const std::vector<Round>& rounds, int n) {
       EXPECT_TRUE(seen.insert({p.a, p.b}).second) << "pair " << p.a << "-" << p.b << " twice (n=" << n << ")";
     }
     for (int r = 0; r < n; ++r) {
-      if (busy.count(r) == 0) ++byes[static_cast<std::size_t>(r)];
+      if (!busy.contains(r)) ++byes[static_cast<std::size_t>(r)];
     }
   }
   EXPECT_EQ(seen.size(), static_cast<std::size_t>(n * (n - 1) / 2)) << "n=" << n;

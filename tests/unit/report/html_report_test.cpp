@@ -30,7 +30,7 @@ std::vector<std::string> external_references(const std::string& html) {
     }
   }
   for (const char* tag : {"<script", "<link", "@import", "url(", " src=", "<iframe", "<object", "<embed"}) {
-    if (lower.find(tag) != std::string::npos) found.push_back(tag);
+    if (lower.find(tag) != std::string::npos) found.emplace_back(tag);
   }
   return found;
 }

@@ -9,7 +9,6 @@
 namespace collbench::report {
 namespace {
 
-using testing::labeled;
 using testing::load_fixture;
 using testing::xml_error;
 

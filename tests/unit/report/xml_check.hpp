@@ -68,7 +68,7 @@ class XmlChecker {
     const std::string_view ref = text_.substr(pos_ + 1, end - pos_ - 1);
     static const std::set<std::string_view> kNamed = {"amp", "lt", "gt", "quot", "apos"};
     const bool numeric = ref.size() > 1 && ref[0] == '#';
-    if (!numeric && kNamed.count(ref) == 0) return fail("unknown entity &" + std::string(ref) + ";");
+    if (!numeric && !kNamed.contains(ref)) return fail("unknown entity &" + std::string(ref) + ";");
     pos_ = end + 1;
     return std::nullopt;
   }

@@ -34,7 +34,7 @@ TEST(TopologyJson, InvalidUtf8IsReplacedNotThrown) {
 TEST(TopologyJson, RoundTripKeepsTheModel) {
   Topology t = nvswitch();
   t.host = "node-7";
-  t.warnings.push_back("a warning");
+  t.warnings.emplace_back("a warning");
   t.allowed_cpus = IndexSet({1, 2});
   t.nics[1].ports[0].state = "DOWN";
   const std::string text = topology_to_json(t);

@@ -13,7 +13,7 @@ using testing::ModelBuilder;
 // on the second, through a two-level switch); host bridge B with GPU3. Socket 1: GPU4.
 struct Machine {
   Topology topo;
-  int gpu0, gpu1, gpu2, gpu3, gpu4, nic0;
+  int gpu0 = -1, gpu1 = -1, gpu2 = -1, gpu3 = -1, gpu4 = -1, nic0 = -1;
 };
 
 Machine machine() {
