@@ -20,6 +20,7 @@ constexpr std::array<std::string_view, 16> kCpuSideTypes{
 constexpr std::array<std::string_view, 5> kIoTypes{"Bridge", "PCIDev", "OSDev", "Misc", "System"};
 constexpr std::array<std::string_view, 4> kRequiredSets{"cpuset", "complete_cpuset", "nodeset", "complete_nodeset"};
 constexpr std::array<std::string_view, 2> kOptionalSets{"allowed_cpuset", "allowed_nodeset"};
+constexpr std::uint32_t kMaxSetIndex = 1u << 20;
 constexpr std::array<std::string_view, 2> kInfoAttributes{"name", "value"};
 constexpr std::array<std::string_view, 2> kPageTypeAttributes{"size", "count"};
 
@@ -91,6 +92,7 @@ class Checker {
     const bool cpu_side = one_of(*type, kCpuSideTypes);
     if (!cpu_side && !one_of(*type, kIoTypes)) return fail(e, "unknown object type '" + *type + "'");
     if (cpu_side) COLLBENCH_RETURN_IF_ERROR(sets(e, *type));
+    COLLBENCH_RETURN_IF_ERROR(set_index(e, *type));
     COLLBENCH_RETURN_IF_ERROR(enumerations(e, *type));
     return contents(e, *type, root);
   }
@@ -125,6 +127,21 @@ class Checker {
         return fail(e, std::string(kRequiredSets[i]) + " '" + *e.attribute(kRequiredSets[i]) + "' is not within " +
                            std::string(kRequiredSets[i + 1]) + " '" + *e.attribute(kRequiredSets[i + 1]) + "'");
       }
+    }
+    return ok_status();
+  }
+
+  // A PU's or NUMA node's os_index becomes a bit of a cpuset or nodeset: hwloc 2.9 allocates
+  // a bitmap up to it, 512 MiB for a missing one (unknown, 2^32 - 1) or one near 2^32 (found
+  // by fuzzing). Real machines number their CPUs and NUMA nodes far below 2^20.
+  Status set_index(const XmlElement& e, const std::string& type) const {
+    if (type != "PU" && type != "NUMANode") return ok_status();
+    const std::string* index = e.attribute("os_index");
+    if (index == nullptr) return fail(e, type + " object without os_index");
+    std::uint32_t value = 0;
+    const auto [end, ec] = std::from_chars(index->data(), index->data() + index->size(), value);
+    if (ec != std::errc() || end != index->data() + index->size() || value >= kMaxSetIndex) {
+      return fail(e, type + " os_index '" + *index + "' is not a number below " + std::to_string(kMaxSetIndex));
     }
     return ok_status();
   }

@@ -15,7 +15,7 @@ Status check(const std::string& body) {
 }
 
 TEST(HwlocXmlCheck, AcceptsCpuAndIoObjects) {
-  const Status s = check(std::string("<object type=\"Machine\" ") + kSets + "><object type=\"PU\" " + kSets +
+  const Status s = check(std::string("<object type=\"Machine\" ") + kSets + "><object type=\"PU\" os_index=\"0\" " + kSets +
                          "/><object type=\"Bridge\"><object type=\"PCIDev\"/></object></object>"
                          "<distances2 nbobjs=\"1\"/><support name=\"x\"/>");
   EXPECT_TRUE(s.ok()) << s.message();
@@ -47,6 +47,13 @@ TEST(HwlocXmlCheck, RejectsWhatHwlocCannotSurvive) {
       {"<object type=\"Machine\" cpuset=\",,0x00000003\" complete_cpuset=\"0x3\" nodeset=\"0x1\" "
        "complete_nodeset=\"0x1\"/>",
        "bad cpuset ',,0x00000003'"},
+      // Found by fuzzing: hwloc 2.9 allocates a 512 MiB bitmap for a PU or NUMA node numbered
+      // near 2^32, or without a number.
+      {std::string("<object type=\"Machine\" ") + kSets + "><object type=\"NUMANode\" " + kSets + "/></object>",
+       "NUMANode object without os_index"},
+      {std::string("<object type=\"Machine\" ") + kSets + "><object type=\"PU\" os_index=\"4000000000\" " + kSets +
+           "/></object>",
+       "PU os_index '4000000000' is not a number below 1048576"},
       // Found by fuzzing: hwloc copies these into C enums unchecked; reading one is undefined.
       {std::string("<object type=\"Machine\" ") + kSets + "><object type=\"OSDev\" osdev_type=\"9\"/></object>",
        "osdev_type '9' is not an hwloc 2.x OS device type"},
@@ -67,14 +74,14 @@ TEST(HwlocXmlCheck, RejectsWhatHwlocCannotSurvive) {
 // import (hwloc PR #781). Only what hwloc imports may appear before an object's child objects.
 TEST(HwlocXmlCheck, RejectsObjectChildrenHwlocWouldLeakOn) {
   const std::string machine = std::string("<object type=\"Machine\" ") + kSets + ">";
-  const std::string numa = std::string("<object type=\"NUMANode\" ") + kSets + ">";
+  const std::string numa = std::string("<object type=\"NUMANode\" os_index=\"0\" ") + kSets + ">";
   const struct {
     std::string body;
     std::string message;
   } cases[] = {
       {machine + "<info name=\"a\" bogus=\"b\"/></object>", "<info> with an unknown attribute 'bogus'"},
       {machine + "<info name=\"a\" value=\"b\">text</info></object>", "<info> with content"},
-      {machine + "<object type=\"PU\" " + kSets + "/><info name=\"a\" value=\"b\"/></object>",
+      {machine + "<object type=\"PU\" os_index=\"0\" " + kSets + "/><info name=\"a\" value=\"b\"/></object>",
        "<info> after the child objects of a Machine"},
       {machine + "<object type=\"Package\" " + kSets + "><page_type size=\"4096\"/></object></object>",
        "<page_type> inside a Package object is not supported"},
