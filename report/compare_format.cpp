@@ -138,8 +138,8 @@ std::string human(const Comparison& c, bool markdown) {
 // ---- JSON ----
 
 Json side_json(const ComparedSide& s) {
-  return {{"busbw_gbps", json_real(s.busbw_gbps)}, {"band_low_gbps", json_real(s.band_low_gbps)},
-          {"band_high_gbps", json_real(s.band_high_gbps)}, {"time_us", json_real(s.time_us)}, {"wrong", s.wrong}};
+  return {{"busbw_gbps", real(s.busbw_gbps)}, {"band_low_gbps", real(s.band_low_gbps)},
+          {"band_high_gbps", real(s.band_high_gbps)}, {"time_us", real(s.time_us)}, {"wrong", s.wrong}};
 }
 
 Json points_json(const Comparison& c) {
@@ -149,7 +149,7 @@ Json points_json(const Comparison& c) {
     j["size_bytes"] = p.size_bytes;
     j["base"] = side_json(p.base);
     j["new"] = side_json(p.current);
-    j["ratio"] = p.ratio ? json_real(*p.ratio) : Json(nullptr);
+    j["ratio"] = p.ratio ? real(*p.ratio) : Json(nullptr);
     j["verdict"] = to_string(p.verdict);
     j["within_noise"] = p.within_noise;
     points.push_back(std::move(j));

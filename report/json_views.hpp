@@ -8,8 +8,6 @@
 
 namespace collbench::report {
 
-// A finite number, else "nan" / "inf" / "-inf" (the run document's convention).
-Json json_real(double value);
 // {"collective", "dtype", "op", "root"}
 Json group_json(const GroupKey& key);
 // group_json plus "placement".

@@ -239,8 +239,8 @@ std::string json(const Ranking& r) {
                     {"label", run.label},
                     {"nranks", run.nranks},
                     {"hosts", run.hosts},
-                    {"score_gbps", run.score_gbps ? json_real(*run.score_gbps) : Json(nullptr)},
-                    {"vs_median", run.vs_median ? json_real(*run.vs_median) : Json(nullptr)},
+                    {"score_gbps", run.score_gbps ? real(*run.score_gbps) : Json(nullptr)},
+                    {"vs_median", run.vs_median ? real(*run.vs_median) : Json(nullptr)},
                     {"flagged", run.flagged},
                     {"figures", run.figures ? figures_json(*run.figures) : Json(nullptr)},
                     {"problems", run.problems}});
@@ -250,7 +250,7 @@ std::string json(const Ranking& r) {
   Json stragglers = Json::array();
   for (const auto& s : r.stragglers) {
     stragglers.push_back({{"run", s.run}, {"host", s.host}, {"slowest", s.slowest}, {"points", s.points},
-                          {"median_excess", json_real(s.median_excess)}});
+                          {"median_excess", real(s.median_excess)}});
   }
   const Json j = {{"schema", "collbench.ranking"},
                   {"schema_version", 1},
@@ -258,7 +258,7 @@ std::string json(const Ranking& r) {
                   {"score", r.score_name()},
                   {"score_size_bytes", r.score_size ? Json(*r.score_size) : Json(nullptr)},
                   {"flag_below", r.flag_below},
-                  {"median_gbps", json_real(r.median_gbps)},
+                  {"median_gbps", real(r.median_gbps)},
                   {"flagged", r.flagged()},
                   {"runs", runs},
                   {"labels", r.labels},
