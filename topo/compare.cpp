@@ -25,20 +25,25 @@ std::string model_of(std::uint16_t vendor, std::uint16_t device, const std::stri
 
 long long centi(double v) { return std::llround(v * 100.0); }
 
-// For each of `ref`'s items, the index of `other`'s item with the same bus id, or -1. The n-th
-// item with a bus id pairs with the n-th of the other side, so duplicate or missing bus ids
-// (edited captures, unreadable addresses) still pair a topology with its own copy.
-template <typename Item>
-std::vector<int> pair_by_bus_id(const std::vector<Item>& ref, const std::vector<Item>& other) {
-  std::map<std::string, std::vector<int>> unpaired;
-  for (std::size_t j = other.size(); j-- > 0;) unpaired[other[j].bus_id].push_back(static_cast<int>(j));
+// For each of `ref`'s items, the index of `other`'s item with the same key (bus id, os_index),
+// or -1. The n-th item with a key pairs with the n-th of the other side, so duplicate or missing
+// keys (edited captures, unreadable addresses) still pair a topology with its own copy.
+template <typename Item, typename Key>
+std::vector<int> pair_in_order(const std::vector<Item>& ref, const std::vector<Item>& other, Key key) {
+  std::map<decltype(key(ref.front())), std::vector<int>> unpaired;
+  for (std::size_t j = other.size(); j-- > 0;) unpaired[key(other[j])].push_back(static_cast<int>(j));
   std::vector<int> pairs;
   for (const Item& item : ref) {
-    std::vector<int>& candidates = unpaired[item.bus_id];
+    std::vector<int>& candidates = unpaired[key(item)];
     pairs.push_back(candidates.empty() ? -1 : candidates.back());
     if (!candidates.empty()) candidates.pop_back();
   }
   return pairs;
+}
+
+template <typename Item>
+std::vector<int> pair_by_bus_id(const std::vector<Item>& ref, const std::vector<Item>& other) {
+  return pair_in_order(ref, other, [](const Item& item) { return item.bus_id; });
 }
 
 std::string role_of(const Topology& t, int pci) {
@@ -114,12 +119,14 @@ void compare_gpus(const Topology& ref, const Topology& other, std::vector<std::s
 }
 
 void compare_ports(const std::string& who, const Nic& a, const Nic& b, std::vector<std::string>& out) {
-  for (const NicPort& pa : a.ports) {
-    const auto pb = std::find_if(b.ports.begin(), b.ports.end(), [&](const NicPort& p) { return p.number == pa.number; });
-    if (pb == b.ports.end()) {
+  const std::vector<int> pairs = pair_in_order(a.ports, b.ports, [](const NicPort& p) { return p.number; });
+  for (std::size_t i = 0; i < a.ports.size(); ++i) {
+    const NicPort& pa = a.ports[i];
+    if (pairs[i] < 0) {
       out.push_back(who + " port " + std::to_string(pa.number) + " is missing");
       continue;
     }
+    const NicPort* pb = &b.ports[static_cast<std::size_t>(pairs[i])];
     if (pb->state != pa.state && !pa.state.empty()) {
       out.push_back(who + " port " + std::to_string(pa.number) + " is " + (pb->state.empty() ? "in an unknown state" : pb->state) +
                     " instead of " + pa.state);
@@ -167,14 +174,17 @@ void compare_numa(const Topology& ref, const Topology& other, std::vector<std::s
     out.push_back("different NUMA layout: " + std::to_string(other.numa_nodes.size()) + " NUMA nodes instead of " +
                   std::to_string(ref.numa_nodes.size()));
   }
-  for (const NumaNode& a : ref.numa_nodes) {
-    const auto b = std::find_if(other.numa_nodes.begin(), other.numa_nodes.end(),
-                                [&](const NumaNode& n) { return n.os_index == a.os_index; });
+  // Found by fuzzing: nodes sharing an os_index (an edited file) pair in order, like GPUs.
+  const std::vector<int> pairs =
+      pair_in_order(ref.numa_nodes, other.numa_nodes, [](const NumaNode& n) { return n.os_index; });
+  for (std::size_t i = 0; i < ref.numa_nodes.size(); ++i) {
+    const NumaNode& a = ref.numa_nodes[i];
     const std::string who = "NUMA node " + std::to_string(a.os_index);
-    if (b == other.numa_nodes.end()) {
+    if (pairs[i] < 0) {
       out.push_back(who + " is missing");
       continue;
     }
+    const NumaNode* b = &other.numa_nodes[static_cast<std::size_t>(pairs[i])];
     if (b->cpus != a.cpus) out.push_back(who + " has CPUs " + b->cpus.to_list() + " instead of " + a.cpus.to_list());
     const double ma = static_cast<double>(a.memory_bytes), mb = static_cast<double>(b->memory_bytes);
     if (ma > 0 && mb > 0 && std::fabs(ma - mb) > 0.01 * ma) {

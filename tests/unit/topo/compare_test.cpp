@@ -71,6 +71,23 @@ TEST(Compare, NicsWithOneBusIdPairInOrder) {
   EXPECT_NE(all(describe_differences(t, copy)).find("extra NIC"), std::string::npos) << all(describe_differences(t, copy));
 }
 
+// Found by fuzzing: two NUMA nodes (or NIC ports) with one number in an edited file were both
+// matched to the first, so the topology differed from its own copy.
+TEST(Compare, NumaNodesAndPortsWithOneNumberPairInOrder) {
+  Topology t = host("a");
+  NumaNode twin = t.numa_nodes[0];
+  twin.cpus = IndexSet();
+  t.numa_nodes.push_back(twin);
+  NicPort port = t.nics[0].ports[0];
+  port.state = "DOWN";
+  t.nics[0].ports.push_back(port);
+  Topology copy = t;
+  copy.host = "b";
+  EXPECT_TRUE(compare_hosts({t, copy}).all_identical()) << all(describe_differences(t, copy));
+  copy.numa_nodes.pop_back();
+  EXPECT_NE(all(describe_differences(t, copy)).find("is missing"), std::string::npos) << all(describe_differences(t, copy));
+}
+
 TEST(Compare, MissingGpu) {
   Topology other = host("b");
   other.gpus.erase(other.gpus.begin() + 1);
