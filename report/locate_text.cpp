@@ -153,14 +153,20 @@ void write_comparison(std::ostream& out, const LocateComparison& c) {
     if (f.outlier) out << "  OUTLIER";
     if (f.recheck == "confirmed") out << " (confirmed alone)";
     if (f.recheck == "not_confirmed") out << "  suspect, not confirmed alone";
+    if (f.recheck == "not_measured") out << "  suspect, no time to measure it alone: not named";
     out << "\n";
   }
 }
 
-// Suspects that were fast alone: worth knowing, but not culprits.
+// Suspects that were fast alone, or that the budget left unconfirmed: worth knowing, but not
+// culprits.
 void write_contention(std::ostream& out, const LocateReport& rep) {
   for (const auto& c : rep.comparisons) {
     for (const auto& f : c.figures) {
+      if (f.recheck == "not_measured") {
+        out << "# note: " << f.label << " ran at " << figure_text(f.value, "GB/s")
+            << " GB/s, below the others, but the budget left no time to measure it alone: not named\n";
+      }
       if (f.recheck != "not_confirmed") continue;
       const auto alone =
           std::find_if(f.details.begin(), f.details.end(), [](const auto& d) { return d.name == "alone_gbps"; });

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <map>
 
 #include "bench/engine/locate/loops.hpp"
@@ -18,6 +19,7 @@ constexpr std::uint64_t kProbeLargeBytes = 1u << 20;
 constexpr double kReserveMinS = 0.5;     // verdict exchange and output
 constexpr double kReserveShare = 0.03;
 constexpr std::size_t kMaxRechecks = 16;  // pairs and rings measured alone, at most
+constexpr int kAlternations = 3;          // each suspect and its control, measured alone in turn
 
 // One fixed-size record per rank, gathered on every rank: the step's figures and what the
 // next step needs (elapsed time, stop requests), so that every rank decides alike.
@@ -221,17 +223,26 @@ Status Locator::straggler() {
       break;
     }
     COLLBENCH_ASSIGN_OR_RETURN(LoopSamples mine, loops_.all_reduce(bytes, inputs_.straggler.warmup, k));
-    // Every iteration's longest wait (the first to arrive), and the step's cost, on every rank.
-    std::vector<double> longest = mine.iteration_us;
-    longest.push_back(mine.elapsed_s / static_cast<double>(k));
-    COLLBENCH_RETURN_IF_ERROR(boot_.allreduce(longest, ReduceOp::kMax));
-    const double cost = longest.back();
-    longest.pop_back();
-    correction = predicted > 0 ? std::max(1.0, cost / predicted) : 1;
+    // Per iteration, on every rank: the longest time inside the call, and the span from the
+    // barrier to the last rank's return; then the step's cost.
+    std::vector<double> longest(2 * k + 1);
     for (std::size_t i = 0; i < k; ++i) {
-      shares.push_back(longest[i] > 0 ? mine.iteration_us[i] / longest[i] : 1);
-      lateness.push_back(longest[i] - mine.iteration_us[i]);
+      longest[i] = mine.iteration_us[i];
+      longest[k + i] = mine.late_us[i] + mine.iteration_us[i];
     }
+    longest[2 * k] = mine.elapsed_s / static_cast<double>(k);
+    COLLBENCH_RETURN_IF_ERROR(boot_.allreduce(longest, ReduceOp::kMax));
+    const double cost = longest[2 * k];
+    correction = predicted > 0 ? std::max(1.0, cost / predicted) : 1;
+    // Punctuality is the share of the iteration's span this rank was not late for: a rank
+    // that finishes early because others wait on a slow link is not late, only its arrival
+    // after the common start line counts against it.
+    for (std::size_t i = 0; i < k; ++i) {
+      const double span = longest[k + i];
+      shares.push_back(span > 0 ? 1 - mine.late_us[i] / span : 1);
+      lateness.push_back(mine.late_us[i]);
+    }
+    longest.resize(k);
     report::LocateSize size{bytes, k, median_us(longest), 0};
     const coll::Counts counts = coll::counts_for(coll::Collective::kAllReduce, bytes / 4, 4, boot_.size());
     const double algbw = coll::algbw_gbps(coll::algbw_bytes(coll::Collective::kAllReduce, counts, 4, boot_.size()),
@@ -412,39 +423,64 @@ double Locator::measured_cost_s(const std::vector<int>& members) const {
   return p2p_cost_s_;
 }
 
-// Every rank holds every figure, so every rank finds the same suspects.
+// Every rank holds every figure, so every rank finds the same suspects. Each suspect and its
+// control are measured alone in turn, kAlternations times, so that a slow spell of the
+// machine falls on both rather than on the suspect alone.
 Status Locator::confirm() {
   PhasePlan plan = plan_.confirm;
   const double began = elapsed();
   const double deadline = plan_start_s_ + plan_.straggler.seconds + plan_.pairs.seconds + plan_.groups.seconds +
                           plan.seconds;
   measured_.places = o_.places;
-  std::vector<std::vector<int>> todo;
+  std::vector<Suspect> todo;
   if (!plan.skipped) todo = suspects(decide(measured_, o_.rule));
   if (todo.size() > kMaxRechecks) todo.resize(kMaxRechecks);
   if (todo.empty() && !plan.skipped) {
     plan.skipped = true;
     plan.note = "no suspect pair or ring to measure alone";
   }
-  std::string cut;
+  int steps_left = 0;
+  for (const auto& s : todo) steps_left += kAlternations * (s.control.empty() ? 1 : 2);
   const std::uint64_t bytes = plan.skipped ? 0 : plan.sizes.front();
   Agreed a;
   if (!plan.skipped) {
     COLLBENCH_ASSIGN_OR_RETURN(a, agree());
   }
-  for (std::size_t i = 0; i < todo.size(); ++i) {
+  // One member measured alone; 0 when the budget is spent (the phase stops there).
+  const auto measure = [&](const std::vector<int>& members) -> Result<double> {
     if (a.stop) return interrupted();
-    const auto left = static_cast<int>(todo.size() - i);
-    const double cost = measured_cost_s(todo[i]);
-    const std::uint64_t k = next_iterations(plan, inputs_.pairs, deadline, a.elapsed_s, left, cost);
-    if (k == 0) {
-      cut = "cut by the budget after " + std::to_string(i) + " of " + std::to_string(todo.size()) + " suspects";
-      break;
-    }
-    COLLBENCH_ASSIGN_OR_RETURN(const double gbps, recheck(todo[i], bytes, k, cost, a));
-    measured_.rechecks.push_back({todo[i], gbps});
+    const double cost = measured_cost_s(members);
+    const std::uint64_t k = next_iterations(plan, inputs_.pairs, deadline, a.elapsed_s, steps_left, cost);
+    if (k == 0) return 0.0;
+    --steps_left;
+    COLLBENCH_ASSIGN_OR_RETURN(const double gbps, recheck(members, bytes, k, cost, a));
     step_done("confirm", bytes);
+    return std::max(gbps, std::numeric_limits<double>::min());
+  };
+  std::string cut;
+  for (std::size_t i = 0; i < todo.size() && cut.empty(); ++i) {
+    std::vector<double> alone, control, gaps;
+    for (int alt = 0; alt < kAlternations && cut.empty(); ++alt) {
+      COLLBENCH_ASSIGN_OR_RETURN(const double s, measure(todo[i].ranks));
+      double c = 0;
+      if (s > 0 && !todo[i].control.empty()) {
+        COLLBENCH_ASSIGN_OR_RETURN(c, measure(todo[i].control));
+      }
+      if (s == 0 || (c == 0 && !todo[i].control.empty())) {
+        cut = "cut by the budget after " + std::to_string(i) + " of " + std::to_string(todo.size()) + " suspects";
+        break;
+      }
+      alone.push_back(s);
+      if (c > 0) {
+        control.push_back(c);
+        gaps.push_back((c - s) / c);
+      }
+    }
+    if (alone.empty()) continue;
+    measured_.rechecks.push_back({todo[i].ranks, median_of(alone), control.empty() ? std::vector<int>{} : todo[i].control,
+                                  median_of(control), median_of(gaps)});
   }
+  measured_.confirmation_done = true;
   record_phase("confirm", plan, began, cut);
   return ok_status();
 }

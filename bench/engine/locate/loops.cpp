@@ -47,17 +47,20 @@ Result<LoopSamples> Loops::all_reduce(std::uint64_t bytes, std::uint64_t warmup,
   WatchedStep step(watchdog_, what + ": timed loop of " + std::to_string(iterations) + " iterations", 2 * iterations + 1);
   LoopSamples out;
   out.iteration_us.resize(iterations);
+  out.late_us.resize(iterations);
   const bool slow = delayed(bytes);
   COLLBENCH_RETURN_IF_ERROR(boot_.barrier());
   const Clock::time_point start = Clock::now();
   for (std::uint64_t i = 0; i < iterations; ++i) {
     COLLBENCH_RETURN_IF_ERROR(boot_.barrier());
-    if (slow) delay();  // before the clock starts: a late arrival, not a slow collective
+    const Clock::time_point released = Clock::now();
+    if (slow) delay();  // before the call: a late arrival, not a slow collective
     if (watchdog_ != nullptr) watchdog_->note_iteration(i);
     const Clock::time_point enter = Clock::now();
     COLLBENCH_RETURN_IF_ERROR(backend_.launch(call));
     COLLBENCH_RETURN_IF_ERROR(backend_.synchronize());
     out.iteration_us[i] = micros(enter, Clock::now());
+    out.late_us[i] = micros(released, enter);
   }
   out.elapsed_s = micros(start, Clock::now()) * 1e-6;
   return out;

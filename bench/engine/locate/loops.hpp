@@ -16,6 +16,7 @@ namespace collbench::engine::locate {
 
 struct LoopSamples {
   std::vector<double> iteration_us;  // this rank's time of each timed iteration
+  std::vector<double> late_us;       // all_reduce: from leaving the barrier to entering the call
   double elapsed_s = 0;              // the whole timed loop, barriers and delays included
 };
 
@@ -30,8 +31,9 @@ class Loops {
   Status allocate(std::uint64_t bytes);
 
   // Per iteration: barrier, then this rank enters an all_reduce of `bytes` and waits for it.
-  // The time inside the call is short for the rank that arrives last and long for those that
-  // wait for it: that is what the straggler phase compares.
+  // Records how late after the barrier it entered (a straggler's own delay) and how long it
+  // was inside (short for the last to arrive, but also for a rank that finishes early while
+  // others still wait on a slow link: that alone cannot tell a culprit from a victim).
   Result<LoopSamples> all_reduce(std::uint64_t bytes, std::uint64_t warmup, std::uint64_t iterations);
 
   // Every rank calls together; a rank without peers (-1) only keeps step. Per iteration: one

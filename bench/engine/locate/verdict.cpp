@@ -1,6 +1,7 @@
 #include "bench/engine/locate/verdict.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <set>
 #include <string>
@@ -11,6 +12,10 @@ namespace {
 using report::LocateComparison;
 
 constexpr std::size_t kMinPairsPerRank = 2;
+// Arrival is each rank's own lateness, so two ranks compare; every other figure is a shared
+// measurement (a pair runs at the pace of its slower end), and needs a majority of others.
+constexpr std::size_t kMinArrivalFigures = 2;
+constexpr std::size_t kMinFigures = 3;
 using report::LocateFigure;
 
 std::vector<std::string> hosts_of(const Measurements& m, const std::vector<int>& ranks) {
@@ -33,8 +38,9 @@ LocateFigure figure(const Measurements& m, std::string label, std::vector<int> r
 
 void collect(const LocateComparison& c, Verdict& v, std::set<int>* named);
 
-// Judges the figures not set aside against each other.
-void apply_rule(LocateComparison& c, const OutlierRule& rule) {
+// Judges the figures not set aside against each other. Fewer than `min_figures` judged
+// figures name nothing: the others would be too few to say what is normal.
+void apply_rule(LocateComparison& c, const OutlierRule& rule, std::size_t min_figures) {
   std::vector<double> values;
   std::vector<LocateFigure*> judged;
   for (auto& f : c.figures) {
@@ -42,9 +48,14 @@ void apply_rule(LocateComparison& c, const OutlierRule& rule) {
     values.push_back(f.value);
     judged.push_back(&f);
   }
-  c.compared = values.size() >= 2;
+  c.compared = values.size() >= min_figures;
   if (!c.compared) {
-    if (c.note.empty()) c.note = judged.empty() ? "nothing left to compare" : "only one figure: nothing to compare with";
+    if (c.note.empty()) {
+      c.note = judged.empty()        ? "nothing left to compare"
+               : judged.size() == 1 ? "only one figure: nothing to compare with"
+                                    : std::to_string(judged.size()) +
+                                          " figures only: too few to tell which is abnormal";
+    }
     return;
   }
   const auto verdicts = judge(values, rule);
@@ -122,7 +133,7 @@ LocateComparison rank_class_comparison(const Measurements& m, bool inter, const 
     fig.details.push_back({"pairs", static_cast<double>(v.size())});
     c.figures.push_back(std::move(fig));
   }
-  apply_rule(c, rule);
+  apply_rule(c, rule, kMinFigures);
   return c;
 }
 
@@ -161,9 +172,41 @@ std::vector<std::vector<int>> figure_pairs(const Measurements& m, bool inter, in
   return out;
 }
 
+// A healthy pair of one class to measure alone beside a suspect rank's pairs: of the pairs
+// that touch no rank in `exclude`, the one closest to their median; empty when none.
+std::vector<int> control_pair(const Measurements& m, bool inter, const std::set<int>& exclude) {
+  std::vector<const report::LocatePair*> candidates;
+  std::vector<double> values;
+  for (const auto& p : m.pairs) {
+    if (p.inter_host != inter || exclude.contains(p.a) || exclude.contains(p.b)) continue;
+    candidates.push_back(&p);
+    values.push_back(p.gbps);
+  }
+  if (candidates.empty()) return {};
+  const double mid = median_of(values);
+  const auto* best = *std::min_element(candidates.begin(), candidates.end(), [&](const auto* x, const auto* y) {
+    return std::abs(x->gbps - mid) < std::abs(y->gbps - mid);
+  });
+  return {best->a, best->b};
+}
+
+// Whether a figure measured alone is still beyond the rule: against its control measured
+// alone in turn with it where there was one (both saw the same conditions), otherwise against
+// the reference and spread of the comparison.
+bool still_slow(double alone_gbps, double control_gap, bool has_control, const LocateFigure& f,
+                const OutlierRule& rule) {
+  if (has_control) return control_gap >= rule.min_gap;
+  const double below = f.reference - alone_gbps;
+  return f.reference > 0 && below / f.reference >= rule.min_gap && below > rule.threshold_mads * f.spread;
+}
+
+// What a suspect without a recheck becomes: provisional before the confirmation phase (it is
+// what the phase measures), "not_measured" and not named after it.
+std::string unmeasured(const Measurements& m) { return m.confirmation_done ? "not_measured" : ""; }
+
 // A rank that only its pairs accuse, measured pair by pair alone: "confirmed" when its figure
-// from those is still beyond the rule where it was an outlier, "not_confirmed" when not, ""
-// when some pair was not re-measured (it is then named, as unconfirmed suspects are).
+// from those is still beyond the rule where it was an outlier, "not_confirmed" when not, and
+// unmeasured(m) when some pair was not re-measured.
 std::string confirm_rank(const Measurements& m, const std::vector<bool>& classes, std::vector<LocateComparison>& last,
                          int r, const std::set<int>& named, const OutlierRule& rule) {
   const auto i = static_cast<std::size_t>(r);
@@ -172,18 +215,27 @@ std::string confirm_rank(const Measurements& m, const std::vector<bool>& classes
     LocateFigure& f = last[k].figures[i];
     if (!f.outlier) continue;
     std::vector<double> alone;
+    std::vector<double> controls;
     for (const auto& pair : figure_pairs(m, classes[k], r, named)) {
       const Recheck* rc = find_recheck(m, pair);
-      if (rc == nullptr) return "";
+      if (rc == nullptr) return unmeasured(m);
       alone.push_back(rc->gbps);
+      if (!rc->control.empty()) controls.push_back(rc->control_gbps);
     }
-    if (alone.empty()) return "";
+    if (alone.empty()) return unmeasured(m);
     const double figure_alone = upper_quartile(alone);
     f.details.push_back({"alone_gbps", figure_alone});
-    const double below = f.reference - figure_alone;
-    still = still || (below / f.reference >= rule.min_gap && below > rule.threshold_mads * f.spread);
+    const bool has_control = !controls.empty();
+    const double control = median_of(controls);
+    if (has_control) f.details.push_back({"control_gbps", control});
+    const double gap = control > 0 ? (control - figure_alone) / control : 0;
+    still = still || still_slow(figure_alone, gap, has_control, f, rule);
   }
   return still ? "confirmed" : "not_confirmed";
+}
+
+bool kept_outlier(const std::vector<std::vector<LocateFigure>>& kept, std::size_t r) {
+  return std::any_of(kept.begin(), kept.end(), [&](const auto& figures) { return figures[r].outlier; });
 }
 
 // Ranks over their pairs, one at a time: the clearest outlier is named, its pairs are set
@@ -212,14 +264,20 @@ void name_ranks_by_pairs(const Measurements& m, const OutlierRule& rule, Verdict
     const std::string recheck = corroborated ? "" : confirm_rank(m, classes, last, best, by_pairs, rule);
     for (std::size_t k = 0; k < classes.size(); ++k) {
       if (!corroborated && recheck.empty() && last[k].figures[b].outlier) {
-        for (auto& pair : figure_pairs(m, classes[k], best, by_pairs)) v.recheck_pairs.push_back(std::move(pair));
+        std::set<int> exclude = by_pairs;
+        exclude.insert(named.begin(), named.end());
+        exclude.insert(best);
+        const std::vector<int> control = control_pair(m, classes[k], exclude);
+        for (auto& pair : figure_pairs(m, classes[k], best, by_pairs)) {
+          v.recheck_pairs.push_back({std::move(pair), control});
+        }
       }
       kept[k][b] = last[k].figures[b];
       if (!kept[k][b].outlier) continue;
       kept[k][b].recheck = recheck;
-      kept[k][b].outlier = recheck != "not_confirmed";
+      kept[k][b].outlier = recheck.empty() || recheck == "confirmed";
     }
-    (recheck == "not_confirmed" ? cleared : by_pairs).insert(best);
+    (kept_outlier(kept, b) ? by_pairs : cleared).insert(best);
   }
   for (std::size_t k = 0; k < classes.size(); ++k) {
     for (int r : by_pairs) last[k].figures[static_cast<std::size_t>(r)] = kept[k][static_cast<std::size_t>(r)];
@@ -255,15 +313,19 @@ LocateComparison group_comparison(const Measurements& m, GroupKind kind, const s
 }
 
 // A suspect measured alone stays an outlier only if its figure alone is still beyond the
-// rule against the same reference and spread.
+// rule (see still_slow); one the confirmation had no time for is not named.
 void apply_rechecks(LocateComparison& c, const Measurements& m, const OutlierRule& rule) {
   for (auto& f : c.figures) {
     if (!f.outlier) continue;
-    const Recheck* it = find_recheck(m, f.ranks);
-    if (it == nullptr) continue;
-    f.details.push_back({"alone_gbps", it->gbps});
-    const double below = f.reference - it->gbps;
-    const bool still = f.reference > 0 && below / f.reference >= rule.min_gap && below > rule.threshold_mads * f.spread;
+    const Recheck* rc = find_recheck(m, f.ranks);
+    if (rc == nullptr) {
+      f.recheck = unmeasured(m);
+      f.outlier = f.recheck.empty();
+      continue;
+    }
+    f.details.push_back({"alone_gbps", rc->gbps});
+    if (!rc->control.empty()) f.details.push_back({"control_gbps", rc->control_gbps});
+    const bool still = still_slow(rc->gbps, rc->gap, !rc->control.empty(), f, rule);
     f.recheck = still ? "confirmed" : "not_confirmed";
     f.outlier = still;
   }
@@ -291,13 +353,32 @@ void name_whole_hosts(const Measurements& m, const std::set<int>& named, Verdict
   }
 }
 
+// The healthy figure of a comparison to measure alone beside a suspect: judged, not an
+// outlier, closest to the suspect's reference, sharing no rank with it where possible.
+std::vector<int> control_figure(const LocateComparison& c, const LocateFigure& suspect) {
+  const LocateFigure* best = nullptr;
+  std::pair<bool, double> best_key{true, 0};
+  for (const auto& f : c.figures) {
+    if (!f.judged || f.outlier) continue;
+    const bool shares = std::any_of(f.ranks.begin(), f.ranks.end(), [&](int r) {
+      return std::find(suspect.ranks.begin(), suspect.ranks.end(), r) != suspect.ranks.end();
+    });
+    const std::pair<bool, double> key{shares, std::abs(f.value - suspect.reference)};
+    if (best == nullptr || key < best_key) {
+      best = &f;
+      best_key = key;
+    }
+  }
+  return best == nullptr ? std::vector<int>{} : best->ranks;
+}
+
 }  // namespace
 
 Verdict decide(const Measurements& m, const OutlierRule& rule) {
   Verdict v;
   std::set<int> named;
   const auto add = [&](LocateComparison c, bool names_ranks) {
-    apply_rule(c, rule);
+    apply_rule(c, rule, names_ranks ? kMinArrivalFigures : kMinFigures);
     if (!names_ranks) apply_rechecks(c, m, rule);
     collect(c, v, names_ranks ? &named : nullptr);
     v.comparisons.push_back(std::move(c));
@@ -325,15 +406,16 @@ Verdict decide(const Measurements& m, const OutlierRule& rule) {
   return v;
 }
 
-std::vector<std::vector<int>> suspects(const Verdict& v) {
-  std::vector<std::vector<int>> out;
-  const auto add = [&](std::vector<int> ranks) {
-    if (std::find(out.begin(), out.end(), ranks) == out.end()) out.push_back(std::move(ranks));
+std::vector<Suspect> suspects(const Verdict& v) {
+  std::vector<Suspect> out;
+  const auto add = [&](Suspect s) {
+    const bool seen = std::any_of(out.begin(), out.end(), [&](const Suspect& o) { return o.ranks == s.ranks; });
+    if (!seen) out.push_back(std::move(s));
   };
   for (const auto& c : v.comparisons) {
     if (c.subject == "rank") continue;
     for (const auto& f : c.figures) {
-      if (f.outlier) add(f.ranks);
+      if (f.outlier) add({f.ranks, control_figure(c, f)});
     }
   }
   for (const auto& pair : v.recheck_pairs) add(pair);

@@ -19,8 +19,12 @@
 // from 3-6, so one culprit is named once. A pair or ring found slow in 3-6 is a suspect: it
 // is named only when, measured again alone (a Recheck), it is still an outlier against the
 // same reference; one that is fast alone was slowed by the traffic beside it and is noted,
-// not named. Suspects without a recheck (no budget left) are named. When every rank of a
-// host is named (and there are other hosts), the host is named too.
+// not named. A suspect is measured alone beside a control (a healthy figure of the same
+// comparison, measured alone in turn), so that both see the same conditions. A suspect that
+// the confirmation phase had no time to measure is not named: a note says so. Pairs and
+// rings are judged only where at least three figures are compared: of two, the lower cannot
+// be told from noise. When every rank of a host is named (and there are other hosts), the
+// host is named too.
 #pragma once
 
 #include <cstdint>
@@ -37,10 +41,24 @@ struct Arrival {
   double late_us = 0;      // median over iterations of how much later than the first it came
 };
 
-// A suspect pair or ring measured again with nothing else running.
+// A suspect pair or ring to measure again with nothing else running, and a healthy pair or
+// ring of the same comparison (its control, empty when there is none) to measure alone in
+// turn with it.
+struct Suspect {
+  std::vector<int> ranks;    // the pair's or the ring's ranks, as in its figure
+  std::vector<int> control;
+  bool operator==(const Suspect&) const = default;
+};
+
+// What the confirmation measured: the medians over alternations of the suspect's and the
+// control's figures alone, and the median of the gaps (how far below its control the suspect
+// was in each alternation). Without a control, control_gbps and gap are 0.
 struct Recheck {
-  std::vector<int> ranks;  // the pair's or the ring's ranks, as in its figure
+  std::vector<int> ranks;
   double gbps = 0;
+  std::vector<int> control;
+  double control_gbps = 0;
+  double gap = 0;
 };
 
 struct Measurements {
@@ -49,6 +67,10 @@ struct Measurements {
   std::vector<report::LocatePair> pairs;    // measured pairs
   std::vector<report::LocateGroup> groups;  // measured rings
   std::vector<Recheck> rechecks;            // suspects measured alone
+  // The confirmation phase is over (ran, was cut or had no time): a suspect without a
+  // recheck is then not named. Before it, decide() gives the provisional verdict whose
+  // suspects the phase measures.
+  bool confirmation_done = false;
 };
 
 struct Verdict {
@@ -56,13 +78,13 @@ struct Verdict {
   std::vector<report::LocateFinding> findings;
   report::LocateVerdict verdict = report::LocateVerdict::kNothingCompared;
   // The pairs behind ranks that only their pairs accuse and that were not re-measured yet.
-  std::vector<std::vector<int>> recheck_pairs;
+  std::vector<Suspect> recheck_pairs;
 };
 
 Verdict decide(const Measurements& m, const OutlierRule& rule);
 
 // What to measure alone before the final verdict: the pairs and rings decide() names, and the
 // pairs behind each rank that only its pairs accuse.
-std::vector<std::vector<int>> suspects(const Verdict& v);
+std::vector<Suspect> suspects(const Verdict& v);
 
 }  // namespace collbench::engine::locate

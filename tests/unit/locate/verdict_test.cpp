@@ -69,6 +69,12 @@ std::vector<std::string> named(const Verdict& v) {
   return out;
 }
 
+std::vector<std::vector<int>> suspect_ranks(const Verdict& v) {
+  std::vector<std::vector<int>> out;
+  for (const auto& s : suspects(v)) out.push_back(s.ranks);
+  return out;
+}
+
 const report::LocateFigure* figure(const Verdict& v, const std::string& comparison, const std::string& label) {
   for (const auto& c : v.comparisons) {
     if (c.name != comparison) continue;
@@ -138,7 +144,60 @@ TEST(Verdict, SlowLinkNamesThePairNotItsRanks) {
   const Verdict v = decide(m, OutlierRule{});
   EXPECT_EQ(named(v), (std::vector<std::string>{"pair 1-4 by intra-host pairs"}));
   EXPECT_EQ(v.findings.front().subject, "pair");
-  EXPECT_EQ(suspects(v), (std::vector<std::vector<int>>{{1, 4}}));
+  const auto s = suspects(v);
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].ranks, (std::vector<int>{1, 4}));
+  // Its control: a healthy pair near the reference that shares no rank with it.
+  ASSERT_EQ(s[0].control.size(), 2u);
+  for (int r : s[0].control) EXPECT_TRUE(r != 1 && r != 4) << r;
+}
+
+TEST(Verdict, SuspectIsJudgedAgainstItsControlMeasuredAloneInTurn) {
+  Measurements m;
+  m.places = places(1, 6);
+  m.arrivals = punctual(6);
+  m.pairs = all_pairs(m.places, [&](int a, int b) { return a == 1 && b == 4 ? 6.0 : healthy(m.places, a, b); });
+  m.confirmation_done = true;
+  // The machine was slow while both were measured alone: the suspect is no slower than its
+  // control, though far below the reference measured before.
+  m.rechecks = {{{1, 4}, 6.5, {0, 2}, 7.0, 0.07}};
+  const Verdict slow_machine = decide(m, OutlierRule{});
+  EXPECT_EQ(slow_machine.verdict, LocateVerdict::kNoOutlier);
+  const auto* f = figure(slow_machine, "intra-host pairs", "pair 1-4");
+  EXPECT_EQ(f->recheck, "not_confirmed");
+  ASSERT_EQ(f->details.size(), 3u);
+  EXPECT_EQ(f->details[2].name, "control_gbps");
+  // Still far below its control: confirmed.
+  m.rechecks = {{{1, 4}, 6.5, {0, 2}, 20.0, 0.66}};
+  EXPECT_EQ(named(decide(m, OutlierRule{})), (std::vector<std::string>{"pair 1-4 by intra-host pairs"}));
+}
+
+TEST(Verdict, SuspectTheConfirmationCouldNotMeasureIsNotNamed) {
+  Measurements m;
+  m.places = places(1, 6);
+  m.arrivals = punctual(6);
+  m.pairs = all_pairs(m.places, [&](int a, int b) { return a == 1 && b == 4 ? 6.0 : healthy(m.places, a, b); });
+  m.confirmation_done = true;
+  const Verdict v = decide(m, OutlierRule{});
+  EXPECT_EQ(v.verdict, LocateVerdict::kNoOutlier);
+  const auto* f = figure(v, "intra-host pairs", "pair 1-4");
+  EXPECT_EQ(f->recheck, "not_measured");
+  EXPECT_FALSE(f->outlier);
+}
+
+TEST(Verdict, TwoPairsNeverNameEachOther) {
+  // Of two figures, the lower cannot be told from noise: nothing is named, whatever the gap.
+  Measurements m;
+  m.places = places(2, 1);
+  m.places.push_back({"node2", 0});
+  m.pairs = all_pairs(m.places, [](int a, int b) { return a == 0 && b == 1 ? 1.0 : 9.0; });
+  m.pairs.pop_back();  // only pairs 0-1 and 0-2
+  const Verdict v = decide(m, OutlierRule{});
+  EXPECT_TRUE(v.findings.empty()) << named(v).front();
+  const auto* c = &v.comparisons.back();
+  EXPECT_EQ(c->name, "inter-host pairs");
+  EXPECT_FALSE(c->compared);
+  EXPECT_EQ(c->note, "2 figures only: too few to tell which is abnormal");
 }
 
 TEST(Verdict, SuspectFastAloneIsNotNamed) {
@@ -146,13 +205,13 @@ TEST(Verdict, SuspectFastAloneIsNotNamed) {
   m.places = places(1, 6);
   m.arrivals = punctual(6);
   m.pairs = all_pairs(m.places, [&](int a, int b) { return a == 1 && b == 4 ? 6.0 : healthy(m.places, a, b); });
-  m.rechecks = {{{1, 4}, 19.5}};
+  m.rechecks = {{{1, 4}, 19.5, {}, 0, 0}};
   const Verdict fast = decide(m, OutlierRule{});
   EXPECT_EQ(fast.verdict, LocateVerdict::kNoOutlier);
   const auto* f = figure(fast, "intra-host pairs", "pair 1-4");
   EXPECT_EQ(f->recheck, "not_confirmed");
   EXPECT_FALSE(f->outlier);
-  m.rechecks = {{{1, 4}, 6.5}};
+  m.rechecks = {{{1, 4}, 6.5, {}, 0, 0}};
   const Verdict slow = decide(m, OutlierRule{});
   EXPECT_EQ(named(slow), (std::vector<std::string>{"pair 1-4 by intra-host pairs"}));
   EXPECT_EQ(figure(slow, "intra-host pairs", "pair 1-4")->recheck, "confirmed");
@@ -200,7 +259,8 @@ TEST(Verdict, TwoSlowRanksAreBothNamedAndNoPair) {
 
 TEST(Verdict, ARankWithOneSlowPairLeftIsNotBlamed) {
   // After rank 2 is named, rank 1 has one inter-host pair left, and it ran slow beside a pair
-  // of rank 2's: that is a pair to recheck, not a rank to name.
+  // of rank 2's. Two inter-host pairs are left to compare (0-3 and 1-3): too few to tell
+  // which is abnormal, so neither the pair nor rank 1 is named.
   Measurements m;
   m.places = places(2, 2);
   m.pairs = all_pairs(m.places, [&](int a, int b) {
@@ -210,10 +270,14 @@ TEST(Verdict, ARankWithOneSlowPairLeftIsNotBlamed) {
   const Verdict v = decide(m, OutlierRule{});
   std::set<std::string> who;
   for (const auto& f : v.findings) who.insert(f.label);
-  EXPECT_EQ(who, (std::set<std::string>{"rank 2", "pair 1-3"}));
-  // Without arrival figures rank 2 is accused by its pairs alone: they are suspects too.
-  EXPECT_EQ(suspects(v), (std::vector<std::vector<int>>{{1, 3}, {0, 2}, {1, 2}}));
-  m.rechecks = {{{1, 3}, 9.8}, {{0, 2}, 0.36}, {{1, 2}, 0.34}};
+  EXPECT_EQ(who, (std::set<std::string>{"rank 2"}));
+  // Without arrival figures rank 2 is accused by its pairs alone: they are suspects, each
+  // with the healthy pair that shares none of rank 2's ranks as control.
+  const auto s = suspects(v);
+  EXPECT_EQ(suspect_ranks(v), (std::vector<std::vector<int>>{{0, 2}, {1, 2}}));
+  for (const auto& x : s) EXPECT_EQ(x.control, (std::vector<int>{0, 3})) << x.ranks[0];
+  m.confirmation_done = true;
+  m.rechecks = {{{0, 2}, 0.36, {0, 3}, 9.9, 0.96}, {{1, 2}, 0.34, {0, 3}, 9.7, 0.96}};
   const Verdict after = decide(m, OutlierRule{});
   EXPECT_EQ(named(after), (std::vector<std::string>{"rank 2 by ranks over their inter-host pairs"}));
   EXPECT_EQ(figure(after, "ranks over their inter-host pairs", "rank 2")->recheck, "confirmed");
@@ -233,8 +297,10 @@ TEST(Verdict, RankSlowOnlyBesideOtherTrafficIsCleared) {
   EXPECT_EQ(named(before), (std::vector<std::string>{"rank 2 by all_reduce arrival",
                                                      "rank 2 by ranks over their intra-host pairs",
                                                      "rank 3 by ranks over their intra-host pairs"}));
-  EXPECT_EQ(suspects(before), (std::vector<std::vector<int>>{{0, 3}, {1, 3}}));
-  m.rechecks = {{{0, 3}, 9.7}, {{1, 3}, 9.8}};
+  EXPECT_EQ(suspect_ranks(before), (std::vector<std::vector<int>>{{0, 3}, {1, 3}}));
+  for (const auto& x : suspects(before)) EXPECT_EQ(x.control, (std::vector<int>{0, 1}));
+  m.confirmation_done = true;
+  m.rechecks = {{{0, 3}, 9.7, {}, 0, 0}, {{1, 3}, 9.8, {}, 0, 0}};
   const Verdict after = decide(m, OutlierRule{});
   EXPECT_EQ(named(after), (std::vector<std::string>{"rank 2 by all_reduce arrival",
                                                     "rank 2 by ranks over their intra-host pairs"}));
@@ -243,7 +309,7 @@ TEST(Verdict, RankSlowOnlyBesideOtherTrafficIsCleared) {
   EXPECT_FALSE(r3->outlier);
   EXPECT_EQ(figure(after, "intra-host pairs", "pair 0-3")->set_aside, "");  // judged as a pair, not explained
   // Rechecks that are slow too keep rank 3 named.
-  m.rechecks = {{{0, 3}, 5.0}, {{1, 3}, 5.2}};
+  m.rechecks = {{{0, 3}, 5.0, {}, 0, 0}, {{1, 3}, 5.2, {}, 0, 0}};
   EXPECT_EQ(figure(decide(m, OutlierRule{}), "ranks over their intra-host pairs", "rank 3")->recheck, "confirmed");
 }
 
