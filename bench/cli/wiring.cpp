@@ -41,9 +41,10 @@ Status launch_error(std::string message) { return Status::error(ErrorCode::kLaun
 // Refuses the classic silent misbuild: a launcher started N processes, each of which would
 // otherwise believe it is rank 0 of 1 and benchmark alone.
 Status check_not_alone(const LaunchEnv& env) {
-  if (env.launched_by_mpi() && *env.mpi_size > 1) {
-    return launch_error("started by an MPI launcher (" + std::to_string(*env.mpi_size) +
-                        " processes) but this collbench was built without MPI; rebuild with libopenmpi-dev installed");
+  if (env.launched_by_mpi() && env.launched_size().value_or(2) > 1) {
+    const std::string count = env.launched_size() ? std::to_string(*env.launched_size()) + " processes" : "PMI_RANK or PMIX_RANK set";
+    return launch_error("started by an MPI launcher (" + count +
+                        ") but this collbench was built without MPI; rebuild with libopenmpi-dev installed");
   }
   if (env.slurm_size && *env.slurm_size > 1) {
     return launch_error("started by srun with SLURM_NTASKS=" + std::to_string(*env.slurm_size) +
@@ -82,8 +83,8 @@ Result<std::unique_ptr<bootstrap::Bootstrap>> Wiring::make_bootstrap(std::string
 #if COLLBENCH_HAVE_MPI
     COLLBENCH_ASSIGN_OR_RETURN(auto runtime, state_->mpi_runtime());
     COLLBENCH_ASSIGN_OR_RETURN(auto boot, bootstrap::make_mpi_bootstrap(runtime));
-    if (env.mpi_size && *env.mpi_size != boot->size()) {
-      return launch_error("the launcher started " + std::to_string(*env.mpi_size) + " processes but MPI sees " +
+    if (env.launched_size() && *env.launched_size() != boot->size()) {
+      return launch_error("the launcher started " + std::to_string(*env.launched_size()) + " processes but MPI sees " +
                           std::to_string(boot->size()) + ": collbench was built against a different MPI than mpirun's");
     }
     return boot;
