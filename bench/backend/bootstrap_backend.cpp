@@ -91,6 +91,15 @@ Status BootstrapBackend::launch(const Call& call) {
         std::memcpy(out + static_cast<std::uint64_t>(r) * base * elem, block(r, me * base * elem), base * elem);
       }
       break;
+    case Collective::kAllToAllV: {
+      const coll::PeerCounts& peers = call.counts.peers;
+      for (int r = 0; r < n; ++r) {
+        std::memcpy(out + coll::recv_offset(peers, boot_.rank(), r) * elem,
+                    block(r, coll::send_offset(peers, r, boot_.rank()) * elem),
+                    coll::peer_count(peers, r, boot_.rank()) * elem);
+      }
+      break;
+    }
   }
   return ok_status();
 }

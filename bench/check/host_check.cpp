@@ -258,7 +258,7 @@ DataSpec make_data_spec(coll::Collective c, DataType type, ReduceOp op, int nran
   spec.type = type;
   const bool reduction = coll::traits(c).takes_op;
   spec.pattern = make_pattern(type, op, reduction, nranks, seed);
-  spec.layout = LayoutSpec{c, nranks, root, counts.param, counts.recv};
+  spec.layout = LayoutSpec{c, nranks, root, counts.param, counts.recv, counts.peers};
   if (reduction && op == ReduceOp::kAvg && traits(type).is_float && !is_power_of_two(nranks)) {
     spec.tolerance_ulps = avg_tolerance_ulps(type, nranks, spec.pattern.width);
   }

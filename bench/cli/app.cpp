@@ -115,6 +115,7 @@ int drop_in_main(const std::string& collective, int argc, char** argv, SignalSto
   app.footer(footer());
   app.set_version_flag("--version", "collbench " + version() + " (" + git_commit() + ")");
   RawRunFlags raw = nccl_tests_defaults();
+  raw.env = read_nccl_tests_env();
   add_run_flags(app, raw, /*with_positional=*/false);
   if (auto done = parse(app, argc, argv, speaker)) return *done;
   raw.collectives = {collective};
@@ -137,6 +138,7 @@ int dispatch(int argc, char** argv) {
   app.require_subcommand(1);
 
   RawRunFlags raw;
+  raw.env = read_nccl_tests_env();
   // run is what remains when no other subcommand was given.
   add_command(app, "run", "Sweep message sizes of one or more collectives, check every element, "
                           "print the nccl-tests table and write JSON (-J)",

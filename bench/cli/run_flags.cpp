@@ -234,11 +234,22 @@ RawRunFlags nccl_tests_defaults() {
   return raw;
 }
 
-void add_run_flags(CLI::App& app, RawRunFlags& raw, bool with_positional) {
-  if (with_positional) {
-    app.add_option("collective", raw.collectives, "Collectives to run (all_reduce, ..., or all); default all_reduce")
-        ->type_name("COLLECTIVE");
+namespace {
+
+// The collectives and what each does, from the traits table.
+std::string collective_help() {
+  std::string text = "Collectives to run, or all (default all_reduce):";
+  for (const auto& t : coll::all_collectives()) {
+    text += "\n  " + std::string(t.name) + std::string(t.name.size() < 15 ? 15 - t.name.size() : 1, ' ') +
+            std::string(t.summary);
   }
+  return text;
+}
+
+}  // namespace
+
+void add_run_flags(CLI::App& app, RawRunFlags& raw, bool with_positional) {
+  if (with_positional) app.add_option("collective", raw.collectives, collective_help())->type_name("COLLECTIVE");
   app.add_option("-b,--minbytes", raw.min_bytes, "Smallest message size; K/M/G suffixes are binary")
       ->capture_default_str()
       ->type_name("SIZE");
@@ -327,6 +338,7 @@ Result<RunCommand> resolve_run_flags(const RawRunFlags& raw) {
   COLLBENCH_RETURN_IF_ERROR(resolve_loops(raw, o));
   COLLBENCH_RETURN_IF_ERROR(resolve_compat(raw));
   COLLBENCH_RETURN_IF_ERROR(resolve_launch_modes(raw, cmd));
+  COLLBENCH_RETURN_IF_ERROR(apply_nccl_tests_env(raw.env, o));
   COLLBENCH_ASSIGN_OR_RETURN(cmd.timeout_s, parse_timeout(raw.timeout));
   if (!raw.fault.empty()) {
     COLLBENCH_ASSIGN_OR_RETURN(o.fault, parse_fault(raw.fault));

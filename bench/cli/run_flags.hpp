@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/cli/nccl_tests_env.hpp"
 #include "bench/engine/run_options.hpp"
 #include "common/status.hpp"
 
@@ -60,6 +61,7 @@ struct RawRunFlags {
   std::string stagger_ms = "0";
   // nccl-tests' own size stepping: -f 1 (or no -f) steps by -i bytes, 1M by default.
   bool nccl_tests_stepping = false;
+  NcclTestsEnv env;  // NCCL_TESTS_* variables, read by the caller
 };
 
 // The flags as nccl-tests' binaries default them (`all_reduce_perf` and friends).

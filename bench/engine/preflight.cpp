@@ -131,7 +131,7 @@ Result<std::int64_t> sum_of_ranks(bootstrap::Bootstrap& boot, backend::Backend& 
   COLLBENCH_ASSIGN_OR_RETURN(backend::Buffer buffer, backend.allocate(sizeof(std::int64_t)));
   const auto mine = static_cast<std::int64_t>(boot.rank());
   COLLBENCH_RETURN_IF_ERROR(backend.write_bytes(buffer.data(), &mine, sizeof mine));
-  const coll::Counts one{1, 1, 1, 0, 0};
+  const coll::Counts one = coll::counts_for(coll::Collective::kAllReduce, 1, sizeof mine, boot.size());
   const backend::Call call{coll::Collective::kAllReduce, DataType::kInt64, ReduceOp::kSum, 0, one, buffer.data(),
                            buffer.data(), true};
   COLLBENCH_RETURN_IF_ERROR(boot.barrier());

@@ -62,6 +62,7 @@ struct RunOptions {
   std::uint64_t run_cycles = 1;   // 0: until interrupted
   std::uint64_t seed = 1;
   std::size_t max_mismatches = 8; // reported per row and rank
+  coll::CountOptions counts;      // per-peer sizes of variable-count collectives
   FaultPlan fault;
 };
 

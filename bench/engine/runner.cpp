@@ -151,8 +151,10 @@ Result<report::SizeRecord> Runner::measure_row(const RowPlan& row) {
   rec.root = row.root;
   rec.size_bytes = coll::reported_bytes(row.counts, elem);
   rec.count = row.counts.param;
-  if (auto reason = backend_.unsupported(row.collective, row.type, row.op, boot_.size())) {
-    rec.skipped = "not supported by this backend: " + *reason;
+  if (auto reason = coll::rank_constraint(row.collective, boot_.size())) {
+    rec.skipped = *reason;
+  } else if (auto why = backend_.unsupported(row.collective, row.type, row.op, boot_.size())) {
+    rec.skipped = "not supported by this backend: " + *why;
   } else if (row.counts.param == 0) {
     rec.skipped = "fewer than one element per rank at " + std::to_string(row.requested_bytes) + " B";
   } else {

@@ -54,7 +54,7 @@ Result<SweepPlan> plan_sweep(const RunOptions& options, int nranks) {
       for (ReduceOp op : ops) {
         for (int root : roots) {
           for (std::uint64_t size : sizes) {
-            const coll::Counts k = coll::counts_for(c, size / elem, elem, nranks);
+            const coll::Counts k = coll::counts_for(c, size / elem, elem, nranks, options.counts);
             any_runs = any_runs || k.param > 0;
             plan.rows.push_back({c, type, op, root, size, k});
             plan.send_buffer_bytes = std::max(plan.send_buffer_bytes, k.send * elem);

@@ -10,6 +10,7 @@
 
 #include <unistd.h>
 
+#include "bench/coll/collective.hpp"
 #include "tests/integration/harness.hpp"
 
 namespace collbench::testing {
@@ -17,8 +18,12 @@ namespace {
 
 using nlohmann::json;
 
-const char* const kCollectives[] = {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce",
-                                    "alltoall",   "sendrecv",   "gather",         "scatter",   "hypercube"};
+// Every collective of the traits table: a new one is tested without editing this file.
+std::vector<std::string> collective_names() {
+  std::vector<std::string> out;
+  for (const auto& t : coll::all_collectives()) out.emplace_back(t.name);
+  return out;
+}
 
 class EveryCollective : public ::testing::TestWithParam<int> {};
 
@@ -45,8 +50,8 @@ TEST_P(EveryCollective, AllTypesAndOpsVerifyOrSayWhyNot) {
     ++verified[c];
     ops.insert(r.at("op").get<std::string>());
   }
-  for (const char* c : kCollectives) {
-    if (std::string(c) == "hypercube" && ranks == 3) continue;
+  for (const std::string& c : collective_names()) {
+    if (coll::rank_constraint(*coll::parse_collective(c), ranks)) continue;
     EXPECT_GT(verified[c], 0) << c << " never ran";
   }
   EXPECT_EQ(ops, (std::set<std::string>{"sum", "prod", "min", "max", "avg", "mulsum", "none"}));
@@ -67,7 +72,7 @@ TEST_P(CorruptionPerCollective, OneFlippedElementIsCaught) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Collectives, CorruptionPerCollective,
-                         ::testing::ValuesIn(std::vector<std::string>(std::begin(kCollectives), std::end(kCollectives))),
+                         ::testing::ValuesIn(collective_names()),
                          [](const auto& param_info) { return param_info.param; });
 
 TEST(Roots, AllRootsCycleThroughEveryRank) {
@@ -113,6 +118,17 @@ TEST(DropIn, AllGatherPerfPrintsNcclTestsTable) {
   }
   EXPECT_EQ(header, 3) << run.out;
   EXPECT_EQ(rows, 23) << run.out;  // 32 B .. 128 MiB; 8 and 16 B hold no element per rank
+}
+
+// Every collective of the table has its nccl-tests binary name beside collbench.
+TEST(DropIn, EveryCollectiveHasItsBinary) {
+  for (const auto& t : coll::all_collectives()) {
+    const std::string path = std::string(COLLBENCH_BIN_DIR) + "/" + coll::drop_in_name(t.collective);
+    EXPECT_EQ(access(path.c_str(), X_OK), 0) << path;
+  }
+  const Outcome o = run_process({std::string(COLLBENCH_BIN_DIR) + "/alltoallv_perf", "-b", "1K", "-e", "1K", "-n", "1"});
+  ASSERT_EQ(o.exit_code, 0) << o.out << o.err;
+  EXPECT_NE(o.out.find("Collective test starting: alltoallv"), std::string::npos) << o.out;
 }
 
 TEST(DropIn, DefaultsAreNcclTests) {

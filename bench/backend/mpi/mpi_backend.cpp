@@ -39,10 +39,7 @@ class MpiBackend final : public HostMemoryBackend {
   BackendInfo info() const override { return {"mpi", mpi::Runtime::library_version(), "host"}; }
   DeviceInfo device() const override { return {"cpu", -1, "CPUs " + cpu_set_, "", -1}; }
 
-  std::optional<std::string> unsupported(Collective c, DataType, ReduceOp, int nranks) const override {
-    if (c == Collective::kHypercube && (nranks & (nranks - 1)) != 0) return "hypercube needs a power-of-two rank count";
-    return std::nullopt;
-  }
+  std::optional<std::string> unsupported(Collective, DataType, ReduceOp, int) const override { return std::nullopt; }
 
   Status launch(const Call& call) override;
   Status launch_p2p(const P2pCall& call) override;
@@ -54,6 +51,7 @@ class MpiBackend final : public HostMemoryBackend {
   Status reduction(const Call& call, const void* input);
   Status movement(const Call& call);
   Status hypercube(const Call& call, MPI_Datatype type, std::uint64_t elem_size);
+  Status alltoallv(const Call& call, MPI_Datatype type, std::uint64_t elem_size);
   const void* premultiplied(const Call& call);
 
   std::shared_ptr<mpi::Runtime> runtime_;
@@ -62,7 +60,8 @@ class MpiBackend final : public HostMemoryBackend {
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0;
   int size_ = 1;
-  std::vector<std::byte> scratch_;  // premulsum's scaled input; grows during warm-up only
+  std::vector<std::byte> scratch_;  // premulsum's scaled input, in-place alltoallv's input; grows during warm-up only
+  std::vector<int> peer_counts_;    // alltoallv: send counts, send offsets, receive counts, receive offsets
 };
 
 // premulsum: the input times the scalar, then a sum. Out of place the send buffer must stay
@@ -94,7 +93,7 @@ Status MpiBackend::reduction(const Call& call, const void* input) {
       COLLBENCH_MPI_TRY(MPI_Reduce(same && rank_ == call.root ? MPI_IN_PLACE : input, call.recv, n, type, op,
                                    call.root, comm_));
       break;
-    default: {  // reduce_scatter
+    case Collective::kReduceScatter: {
       if (!call.in_place) {
         COLLBENCH_MPI_TRY(MPI_Reduce_scatter_block(input, call.recv, n, type, op, comm_));
         break;
@@ -105,7 +104,16 @@ Status MpiBackend::reduction(const Call& call, const void* input) {
       if (input != base) std::memcpy(base, input, call.counts.send * traits(call.type).size);
       COLLBENCH_MPI_TRY(MPI_Reduce_scatter_block(MPI_IN_PLACE, base, n, type, op, comm_));
       if (base != call.recv) std::memmove(call.recv, base, call.counts.recv * traits(call.type).size);
+      break;
     }
+    case Collective::kAllGather:
+    case Collective::kBroadcast:
+    case Collective::kAllToAll:
+    case Collective::kSendRecv:
+    case Collective::kGather:
+    case Collective::kScatter:
+    case Collective::kHypercube:
+    case Collective::kAllToAllV: return Status::error(ErrorCode::kInternal, "MPI backend: not a reduction");
   }
   if (call.op == ReduceOp::kAvg && (call.collective != Collective::kReduce || rank_ == call.root)) {
     finish_average(call.recv, call.counts.recv, call.type, size_);
@@ -147,8 +155,11 @@ Status MpiBackend::movement(const Call& call) {
       COLLBENCH_MPI_TRY(MPI_Scatter(call.send, n, type, call.in_place && root ? MPI_IN_PLACE : call.recv, n, type,
                                     call.root, comm_));
       break;
-    default:
-      return hypercube(call, type, elem);
+    case Collective::kHypercube: return hypercube(call, type, elem);
+    case Collective::kAllToAllV: return alltoallv(call, type, elem);
+    case Collective::kAllReduce:
+    case Collective::kReduceScatter:
+    case Collective::kReduce: return Status::error(ErrorCode::kInternal, "MPI backend: a reduction, not a movement");
   }
   return ok_status();
 }
@@ -185,6 +196,36 @@ Status MpiBackend::hypercube(const Call& call, MPI_Datatype type, std::uint64_t 
     COLLBENCH_MPI_TRY(MPI_Sendrecv(recv + mine_first * block, count, type, peer, 1, recv + peer_first * block, count,
                                    type, peer, 1, comm_, MPI_STATUS_IGNORE));
   }
+  return ok_status();
+}
+
+// Per-peer counts and offsets from the collective's rule. MPI_IN_PLACE would send each peer as
+// much as it receives from it, which per-peer counts do not do; in place, the input is copied
+// aside first (inside the timed operation, as a library's own staging would be).
+Status MpiBackend::alltoallv(const Call& call, MPI_Datatype type, std::uint64_t elem_size) {
+  const coll::PeerCounts& peers = call.counts.peers;
+  const auto n = static_cast<std::size_t>(size_);
+  peer_counts_.resize(4 * n);
+  int* send_counts = peer_counts_.data();
+  int* send_offsets = send_counts + n;
+  int* recv_counts = send_offsets + n;
+  int* recv_offsets = recv_counts + n;
+  for (int r = 0; r < size_; ++r) {
+    const auto i = static_cast<std::size_t>(r);
+    send_counts[i] = as_int(coll::peer_count(peers, rank_, r));
+    send_offsets[i] = as_int(coll::send_offset(peers, rank_, r));
+    recv_counts[i] = as_int(coll::peer_count(peers, r, rank_));
+    recv_offsets[i] = as_int(coll::recv_offset(peers, rank_, r));
+  }
+  const void* send = call.send;
+  if (call.send == call.recv) {
+    const std::uint64_t bytes = coll::send_total(peers, rank_) * elem_size;
+    if (scratch_.size() < bytes) scratch_.resize(bytes);
+    std::memcpy(scratch_.data(), call.send, bytes);
+    send = scratch_.data();
+  }
+  COLLBENCH_MPI_TRY(MPI_Alltoallv(send, send_counts, send_offsets, type, call.recv, recv_counts, recv_offsets, type,
+                                  comm_));
   return ok_status();
 }
 

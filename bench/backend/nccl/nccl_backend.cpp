@@ -219,7 +219,7 @@ Status NcclBackend::create_premul_ops() {
   return ok_status();
 }
 
-std::optional<std::string> NcclBackend::unsupported(Collective c, DataType type, ReduceOp op, int nranks) const {
+std::optional<std::string> NcclBackend::unsupported(Collective c, DataType type, ReduceOp op, int) const {
   if (auto why = type_unsupported(type, job_library_code_, job_cc_major_, job_cc_minor_)) return why;
   if (coll::traits(c).takes_op) {
     if (auto why = op_unsupported(op, job_library_code_)) return why;
@@ -227,7 +227,6 @@ std::optional<std::string> NcclBackend::unsupported(Collective c, DataType type,
       return "premulsum on " + std::string(to_string(type)) + ": " + premul_error_[slot(type)];
     }
   }
-  if (c == Collective::kHypercube && (nranks & (nranks - 1)) != 0) return "hypercube needs a power-of-two rank count";
   return std::nullopt;
 }
 
@@ -279,7 +278,8 @@ Status NcclBackend::fill_input(void* dst, std::uint64_t count, const check::Data
   // The copy that in-place alltoall and sendrecv need is allocated here, before any timed or
   // captured launch can ask for it.
   const Collective c = spec.layout.collective;
-  if ((c == Collective::kAllToAll || c == Collective::kSendRecv) && spec.layout.nranks > 1) {
+  if ((c == Collective::kAllToAll || c == Collective::kSendRecv || c == Collective::kAllToAllV) &&
+      spec.layout.nranks > 1) {
     COLLBENCH_RETURN_IF_ERROR(ensure_staging(std::max<std::uint64_t>(count, 1) * traits(spec.type).size));
   }
   COLLBENCH_CUDA_TRY(fill_input_device(dst, count, spec, rank, device_.sms, stream_));
@@ -344,8 +344,13 @@ Status NcclBackend::launch_one(const Call& call) {
       COLLBENCH_NCCL_TRY(ncclBroadcast(call.send, call.recv, count, *type, call.root, comm_, stream_));
       return ok_status();
     case Collective::kHypercube: return hypercube(call, *type);
-    default: return point_to_point(call, *type);
+    case Collective::kAllToAll:
+    case Collective::kSendRecv:
+    case Collective::kGather:
+    case Collective::kScatter:
+    case Collective::kAllToAllV: return point_to_point(call, *type);
   }
+  return Status::error(ErrorCode::kInternal, "unknown collective");
 }
 
 Status NcclBackend::launch_group(const Call& call, std::uint64_t count) {
@@ -372,7 +377,8 @@ Status NcclBackend::point_to_point(const Call& call, ncclDataType_t type) {
   const std::uint64_t elem = traits(call.type).size;
   const std::size_t count = call.counts.param;
   const void* send = call.send;
-  if (call.collective == Collective::kAllToAll || call.collective == Collective::kSendRecv) {
+  if (call.collective == Collective::kAllToAll || call.collective == Collective::kSendRecv ||
+      call.collective == Collective::kAllToAllV) {
     COLLBENCH_ASSIGN_OR_RETURN(send, unaliased_source(call, call.counts.send * elem));
   }
   COLLBENCH_NCCL_TRY(ncclGroupStart());
@@ -406,7 +412,29 @@ Status NcclBackend::point_to_point(const Call& call, ncclDataType_t type) {
       }
       post(ncclRecv(call.recv, count, type, call.root, comm_, stream_), "ncclRecv(scatter)");
       break;
-    default: posted = Status::error(ErrorCode::kInternal, "not a point-to-point collective");
+    case Collective::kAllToAllV: {
+      // nccl-tests: one group, peers in rank order, blocks packed, empty blocks skipped.
+      const coll::PeerCounts& peers = call.counts.peers;
+      for (int r = 0; r < n; ++r) {
+        const std::uint64_t out = coll::peer_count(peers, me, r);
+        const std::uint64_t in = coll::peer_count(peers, r, me);
+        if (out > 0) {
+          post(ncclSend(offset(send, coll::send_offset(peers, me, r), elem), out, type, r, comm_, stream_),
+               "ncclSend(alltoallv)");
+        }
+        if (in > 0) {
+          post(ncclRecv(offset(call.recv, coll::recv_offset(peers, me, r), elem), in, type, r, comm_, stream_),
+               "ncclRecv(alltoallv)");
+        }
+      }
+      break;
+    }
+    case Collective::kAllReduce:
+    case Collective::kAllGather:
+    case Collective::kReduceScatter:
+    case Collective::kBroadcast:
+    case Collective::kReduce:
+    case Collective::kHypercube: posted = Status::error(ErrorCode::kInternal, "not a point-to-point collective");
   }
   COLLBENCH_NCCL_TRY(ncclGroupEnd());
   return posted;

@@ -12,7 +12,7 @@ namespace {
 constexpr std::array kAll = {
     Collective::kAllReduce, Collective::kAllGather, Collective::kReduceScatter, Collective::kBroadcast,
     Collective::kReduce,    Collective::kAllToAll,  Collective::kSendRecv,      Collective::kGather,
-    Collective::kScatter,   Collective::kHypercube,
+    Collective::kScatter,   Collective::kHypercube, Collective::kAllToAllV,
 };
 
 // nccl-tests' per-rank share, written the way its *GetCollByteCount functions do:
@@ -20,6 +20,35 @@ constexpr std::array kAll = {
 std::uint64_t nccl_share(std::uint64_t count, std::uint32_t elem_size, int nranks) {
   const std::uint64_t align = 16 / elem_size;
   return (count / static_cast<std::uint64_t>(nranks)) & ~(align - 1);
+}
+
+// alltoallv.cu's AlltoAllvPeerBytes(i, j), as written there, in bytes.
+std::uint64_t nccl_peer_bytes(std::uint64_t total_bytes, double spread, int nranks, int i, int j) {
+  if (nranks == 1) return total_bytes & ~static_cast<std::size_t>(15);
+  const int distance = (j - i + nranks) % nranks;
+  const std::size_t sum_distances = static_cast<std::size_t>(nranks) * static_cast<std::size_t>(nranks - 1) / 2;
+  const double uniform = static_cast<double>(total_bytes) / static_cast<double>(nranks);
+  const double dist = static_cast<double>(distance) * static_cast<double>(total_bytes) / static_cast<double>(sum_distances);
+  const double bytes = (1.0 - spread) * uniform + spread * dist;
+  return static_cast<std::size_t>(bytes) & ~static_cast<std::size_t>(15);
+}
+
+// alltoallv.cu's counts: per-peer param, buffers sized by the largest per-rank total.
+Counts nccl_alltoallv_counts(std::uint64_t count, std::uint32_t elem_size, int nranks, double spread) {
+  Counts k;
+  k.param = nccl_share(count, elem_size, nranks);
+  const std::uint64_t total = k.param * static_cast<std::uint64_t>(nranks) * elem_size;
+  for (int i = 0; i < nranks; ++i) {
+    std::uint64_t sent = 0;
+    std::uint64_t received = 0;
+    for (int j = 0; j < nranks; ++j) {
+      sent += nccl_peer_bytes(total, spread, nranks, i, j);
+      received += nccl_peer_bytes(total, spread, nranks, j, i);
+    }
+    k.send = std::max(k.send, sent / elem_size);
+    k.recv = std::max(k.recv, received / elem_size);
+  }
+  return k;
 }
 
 // The expected Counts of nccl-tests for one call, spelled out per test file.
@@ -30,20 +59,21 @@ Counts nccl_counts(Collective c, std::uint64_t count, std::uint32_t elem_size, i
     case Collective::kAllReduce:
     case Collective::kBroadcast:
     case Collective::kReduce:
-    case Collective::kSendRecv: return {count, count, count, 0, 0};
+    case Collective::kSendRecv: return {count, count, count, 0, 0, {}};
     case Collective::kAllGather:
     case Collective::kGather:
-    case Collective::kHypercube: return {base, base * n, base, base, 0};
+    case Collective::kHypercube: return {base, base * n, base, base, 0, {}};
     case Collective::kReduceScatter:
-    case Collective::kScatter: return {base * n, base, base, 0, base};
-    case Collective::kAllToAll: return {base * n, base * n, base, 0, 0};
+    case Collective::kScatter: return {base * n, base, base, 0, base, {}};
+    case Collective::kAllToAll: return {base * n, base * n, base, 0, 0, {}};
+    case Collective::kAllToAllV: return nccl_alltoallv_counts(count, elem_size, nranks, 1.0);
   }
   return {};
 }
 
 // nccl-tests' getBw: the bytes S of algbw and the busbw factor, per test file.
-double nccl_alg_bytes(Collective c, std::uint64_t param, std::uint32_t elem_size, int n) {
-  const double bytes = static_cast<double>(param) * elem_size;
+double nccl_alg_bytes(Collective c, const Counts& k, std::uint32_t elem_size, int n) {
+  const double bytes = static_cast<double>(k.param) * elem_size;
   switch (c) {
     case Collective::kAllGather:
     case Collective::kReduceScatter:
@@ -51,8 +81,13 @@ double nccl_alg_bytes(Collective c, std::uint64_t param, std::uint32_t elem_size
     case Collective::kGather:
     case Collective::kScatter: return bytes * n;
     case Collective::kHypercube: return bytes * (n - 1);
-    default: return bytes;
+    case Collective::kAllToAllV: return static_cast<double>(std::max(k.send, k.recv) * elem_size);
+    case Collective::kAllReduce:
+    case Collective::kBroadcast:
+    case Collective::kReduce:
+    case Collective::kSendRecv: return bytes;
   }
+  return bytes;
 }
 
 double nccl_factor(Collective c, int n) {
@@ -62,9 +97,14 @@ double nccl_factor(Collective c, int n) {
     case Collective::kReduceScatter:
     case Collective::kAllToAll:
     case Collective::kGather:
-    case Collective::kScatter: return static_cast<double>(n - 1) / n;
-    default: return 1.0;
+    case Collective::kScatter:
+    case Collective::kAllToAllV: return static_cast<double>(n - 1) / n;
+    case Collective::kBroadcast:
+    case Collective::kReduce:
+    case Collective::kSendRecv:
+    case Collective::kHypercube: return 1.0;
   }
+  return 1.0;
 }
 
 void expect_counts_eq(const Counts& got, const Counts& want, const std::string& what) {
@@ -83,6 +123,43 @@ TEST(CollectiveTraits, TableIsIndexedByEnumAndComplete) {
   }
 }
 
+TEST(CollectiveTraits, PeerCountsAreNcclTestsAlltoallvSizes) {
+  for (double spread : {0.0, 0.25, 1.0}) {
+    for (int n : {1, 2, 3, 4, 7, 8, 64}) {
+      for (std::uint32_t elem : {1u, 2u, 4u, 8u}) {
+        const Counts k = counts_for(Collective::kAllToAllV, (std::uint64_t{1} << 20) / elem + 3, elem, n, {spread});
+        const std::uint64_t total = k.param * static_cast<std::uint64_t>(n) * elem;
+        std::uint64_t offset = 0;
+        for (int to = 0; to < n; ++to) {
+          EXPECT_EQ(peer_count(k.peers, 1 % n, to) * elem, nccl_peer_bytes(total, spread, n, 1 % n, to))
+              << "spread " << spread << " n " << n << " to " << to;
+          EXPECT_EQ(send_offset(k.peers, 1 % n, to), offset);
+          offset += peer_count(k.peers, 1 % n, to);
+        }
+        EXPECT_EQ(send_total(k.peers, 1 % n), offset);
+        const Counts want = nccl_alltoallv_counts((std::uint64_t{1} << 20) / elem + 3, elem, n, spread);
+        EXPECT_EQ(k.send, want.send);
+        EXPECT_EQ(k.recv, want.recv);
+      }
+    }
+  }
+  // Spread 1 on 4 ranks: nothing to itself, the most to the rank before it.
+  const Counts k = counts_for(Collective::kAllToAllV, 1024, 4, 4);
+  EXPECT_EQ(peer_count(k.peers, 2, 2), 0u);
+  EXPECT_GT(peer_count(k.peers, 2, 1), peer_count(k.peers, 2, 3));
+}
+
+TEST(CollectiveTraits, RankConstraintsComeFromTheTable) {
+  EXPECT_EQ(rank_constraint(Collective::kHypercube, 3), "hypercube needs a power-of-two rank count");
+  EXPECT_FALSE(rank_constraint(Collective::kHypercube, 4));
+  for (Collective c : kAll) {
+    if (!traits(c).power_of_two_ranks) {
+      EXPECT_FALSE(rank_constraint(c, 3)) << to_string(c);
+    }
+  }
+  EXPECT_EQ(drop_in_name(Collective::kAllToAllV), "alltoallv_perf");
+}
+
 TEST(CollectiveTraits, NamesAreThoseOfNcclTestsBinaries) {
   EXPECT_EQ(to_string(Collective::kAllReduce), "all_reduce");
   EXPECT_EQ(to_string(Collective::kAllGather), "all_gather");
@@ -94,6 +171,7 @@ TEST(CollectiveTraits, NamesAreThoseOfNcclTestsBinaries) {
   EXPECT_EQ(to_string(Collective::kGather), "gather");
   EXPECT_EQ(to_string(Collective::kScatter), "scatter");
   EXPECT_EQ(to_string(Collective::kHypercube), "hypercube");
+  EXPECT_EQ(to_string(Collective::kAllToAllV), "alltoallv");
 }
 
 TEST(CollectiveTraits, ParseRoundTripsAndRejectsUnknownNames) {
@@ -189,8 +267,8 @@ TEST(ReportedBytes, IsTheLargerBufferInBytes) {
   EXPECT_EQ(reported_bytes(counts_for(Collective::kAllGather, 1000, 4, 3), 4), 3984u);
   EXPECT_EQ(reported_bytes(counts_for(Collective::kScatter, 1000, 4, 3), 4), 3984u);
   EXPECT_EQ(reported_bytes(counts_for(Collective::kAllToAll, 1000, 4, 3), 4), 3984u);
-  EXPECT_EQ(reported_bytes(Counts{10, 30, 0, 0, 0}, 2), 60u);
-  EXPECT_EQ(reported_bytes(Counts{30, 10, 0, 0, 0}, 2), 60u);
+  EXPECT_EQ(reported_bytes(Counts{10, 30, 0, 0, 0, {}}, 2), 60u);
+  EXPECT_EQ(reported_bytes(Counts{30, 10, 0, 0, 0, {}}, 2), 60u);
 }
 
 TEST(AlgbwBytes, MatchesNcclTestsForEveryCollective) {
@@ -198,7 +276,7 @@ TEST(AlgbwBytes, MatchesNcclTestsForEveryCollective) {
     for (std::uint32_t elem : {1u, 2u, 4u, 8u}) {
       for (int n : {1, 2, 3, 8, 1000}) {
         const Counts k = counts_for(c, (std::uint64_t{1} << 26) / elem, elem, n);
-        EXPECT_DOUBLE_EQ(algbw_bytes(c, k, elem, n), nccl_alg_bytes(c, k.param, elem, n))
+        EXPECT_DOUBLE_EQ(algbw_bytes(c, k, elem, n), nccl_alg_bytes(c, k, elem, n))
             << to_string(c) << " elem=" << elem << " n=" << n;
       }
     }

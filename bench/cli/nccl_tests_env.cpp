@@ -1,0 +1,49 @@
+#include "bench/cli/nccl_tests_env.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+namespace collbench::cli {
+namespace {
+
+std::optional<std::string> env(const char* name) {
+  const char* value = std::getenv(name);
+  return value == nullptr ? std::nullopt : std::optional<std::string>(value);
+}
+
+// nccl-tests reads these with strtod and needs the whole string to parse.
+Result<double> whole_double(const char* name, const std::string& text) {
+  errno = 0;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(v)) {
+    return Status::error(ErrorCode::kUsage, std::string(name) + ": '" + text + "' is not a number");
+  }
+  return v;
+}
+
+}  // namespace
+
+NcclTestsEnv read_nccl_tests_env() {
+  NcclTestsEnv e;
+  e.alltoallv_spread = env("NCCL_TESTS_ALLTOALLV_SPREAD");
+  e.alltoallv_matrix_file = env("NCCL_TESTS_ALLTOALLV_MATRIX_FILE");
+  return e;
+}
+
+Status apply_nccl_tests_env(const NcclTestsEnv& e, engine::RunOptions& options) {
+  if (e.alltoallv_spread) {
+    COLLBENCH_ASSIGN_OR_RETURN(const double spread, whole_double("NCCL_TESTS_ALLTOALLV_SPREAD", *e.alltoallv_spread));
+    options.counts.alltoallv_spread = std::clamp(spread, 0.0, 1.0);  // as nccl-tests clamps it
+  }
+  if (e.alltoallv_matrix_file) {
+    return Status::error(ErrorCode::kUnsupported,
+                         "NCCL_TESTS_ALLTOALLV_MATRIX_FILE: alltoallv's traffic-matrix mode is not supported; "
+                         "NCCL_TESTS_ALLTOALLV_SPREAD sets the per-peer sizes");
+  }
+  return ok_status();
+}
+
+}  // namespace collbench::cli
