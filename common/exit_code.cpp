@@ -20,6 +20,8 @@ constexpr std::array kDocs = {
     ExitCodeDoc{ExitCode::kRegression, "compare: a result regressed beyond the threshold"},
     ExitCodeDoc{ExitCode::kMismatch, "topo: hosts that should match differ (missing device, slower link, ...)"},
     ExitCodeDoc{ExitCode::kOutlier, "locate: an outlier was found (a host, rank, pair or rail far slower than the rest)"},
+    ExitCodeDoc{ExitCode::kBelowExpectation,
+                "below expectation: a result missed its expected figure (--expect, health, NCCL_TESTS_MIN_BW)"},
 };
 
 }  // namespace
@@ -39,6 +41,7 @@ ExitCode exit_code_for(const Status& status) {
     case ErrorCode::kRegression: return ExitCode::kRegression;
     case ErrorCode::kMismatch: return ExitCode::kMismatch;
     case ErrorCode::kOutlier: return ExitCode::kOutlier;
+    case ErrorCode::kBelowExpectation: return ExitCode::kBelowExpectation;
   }
   return ExitCode::kInternal;
 }

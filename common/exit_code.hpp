@@ -22,6 +22,7 @@ enum class ExitCode : int {
   kRegression = 10,
   kMismatch = 11,
   kOutlier = 12,
+  kBelowExpectation = 13,
 };
 
 struct ExitCodeDoc {

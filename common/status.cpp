@@ -29,6 +29,7 @@ std::string_view error_code_name(ErrorCode code) {
     case ErrorCode::kRegression: return "regression";
     case ErrorCode::kMismatch: return "mismatch";
     case ErrorCode::kOutlier: return "outlier";
+    case ErrorCode::kBelowExpectation: return "below_expectation";
   }
   return "unknown error";
 }

@@ -26,6 +26,7 @@ enum class ErrorCode {
   kRegression,    // compare found a slower result
   kMismatch,      // hosts that should be identical are not (topology acceptance)
   kOutlier,       // locate found a host, rank or pair far slower than the rest
+  kBelowExpectation,  // a result fell short of what was expected (--expect, NCCL_TESTS_MIN_BW)
 };
 
 std::string_view error_code_name(ErrorCode code);

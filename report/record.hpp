@@ -13,8 +13,10 @@ namespace collbench::report {
 inline constexpr int kRunSchemaVersion = 1;
 inline constexpr const char* kRunSchemaName = "collbench.run";
 
-// Statistics of per-iteration times in microseconds. Each iteration's time is the largest
-// over ranks (a collective is as slow as its slowest rank).
+// Statistics of per-iteration times in microseconds: each rank's own statistics of its
+// iterations, then each figure the largest over ranks (a collective is as slow as its slowest
+// rank). Present where iterations were timed one by one: always on host memory, with -I 1 on
+// GPUs (nccl-tests puts no event between launches by default).
 struct TimeStats {
   std::uint64_t samples = 0;
   double mean_us = 0;

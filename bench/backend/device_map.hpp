@@ -27,8 +27,10 @@ struct DeviceClaim {
 // The device ordinal for a rank: its local rank (never its global rank). A process that
 // sees exactly one GPU uses it, whatever its local rank: launchers that bind one GPU per
 // task (srun --gpus-per-task=1) set CUDA_VISIBLE_DEVICES that way, and the bus-id check
-// catches the ranks that would share it by mistake.
-Result<int> choose_device(int rank, std::string_view host, int local_rank, int visible_devices);
+// catches the ranks that would share it by mistake. With `first_device` >= 0
+// (NCCL_TESTS_DEVICE) the ordinal is first_device + local rank, and must exist.
+Result<int> choose_device(int rank, std::string_view host, int local_rank, int visible_devices,
+                          int first_device = -1);
 
 // "no CUDA device visible (driver error 35: CUDA driver version is insufficient ...)"
 std::string no_device_message(int error_code, std::string_view error_text);

@@ -40,27 +40,27 @@ Status HostClock::read_us(std::span<double> out) {
   return ok_status();
 }
 
-Status HostMemoryBackend::fill_input(void* dst, std::uint64_t count, const check::DataSpec& spec, int rank) {
+Status HostMemory::fill_input(void* dst, std::uint64_t count, const check::DataSpec& spec, int rank) {
   check::fill_input_host(dst, count, spec, rank);
   return ok_status();
 }
 
-Status HostMemoryBackend::poison(void* dst, std::uint64_t bytes) {
+Status HostMemory::poison(void* dst, std::uint64_t bytes) {
   check::poison_host(dst, bytes);
   return ok_status();
 }
 
-Result<check::CheckResult> HostMemoryBackend::verify(const void* recv, const check::DataSpec& spec, int rank,
+Result<check::CheckResult> HostMemory::verify(const void* recv, const check::DataSpec& spec, int rank,
                                                      std::size_t max_report) {
   return check::verify_output_host(recv, spec, rank, max_report);
 }
 
-Status HostMemoryBackend::write_bytes(void* dst, const void* src, std::size_t bytes) {
+Status HostMemory::write_bytes(void* dst, const void* src, std::size_t bytes) {
   std::memcpy(dst, src, bytes);
   return ok_status();
 }
 
-Status HostMemoryBackend::read_bytes(void* host_dst, const void* src, std::size_t bytes) {
+Status HostMemory::read_bytes(void* host_dst, const void* src, std::size_t bytes) {
   std::memcpy(host_dst, src, bytes);
   return ok_status();
 }

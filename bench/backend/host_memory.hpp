@@ -1,11 +1,12 @@
-// The data path of host-memory backends: page-aligned buffers, host pattern generation and
-// checking, and a steady-clock iteration clock.
+// Host memory: page-aligned buffers, host pattern generation and checking, and a
+// steady-clock iteration clock. The memory of the MPI and bootstrap backends.
 #pragma once
 
 #include <chrono>
+#include <string>
 #include <vector>
 
-#include "bench/backend/backend.hpp"
+#include "bench/backend/memory.hpp"
 
 namespace collbench::backend {
 
@@ -21,9 +22,13 @@ class HostClock final : public IterationClock {
   std::vector<std::chrono::steady_clock::time_point> marks_;
 };
 
-// Implements Backend's data-path methods for host memory; backends derive from it.
-class HostMemoryBackend : public Backend {
+class HostMemory final : public Memory {
  public:
+  // `cpu_set`: the CPUs this rank may run on ("0-3"), shown as its device.
+  explicit HostMemory(std::string cpu_set) : cpu_set_(std::move(cpu_set)) {}
+
+  std::string_view kind() const override { return "host"; }
+  DeviceInfo device() const override { return {"cpu", -1, "CPUs " + cpu_set_, "", -1, 0}; }
   Result<Buffer> allocate(std::uint64_t bytes) override { return allocate_host(bytes); }
   Status fill_input(void* dst, std::uint64_t count, const check::DataSpec& spec, int rank) override;
   Status poison(void* dst, std::uint64_t bytes) override;
@@ -34,6 +39,7 @@ class HostMemoryBackend : public Backend {
   IterationClock& clock() override { return clock_; }
 
  private:
+  std::string cpu_set_;
   HostClock clock_;
 };
 

@@ -18,7 +18,7 @@
 #include "bench/cli/signals.hpp"
 #include "bench/cli/topo_command.hpp"
 #include "bench/cli/version.hpp"
-#include "bench/cli/wiring.hpp"
+#include "bench/cli/registry.hpp"
 #include "bench/coll/collective.hpp"
 #include "common/exit_code.hpp"
 #include "common/file_io.hpp"

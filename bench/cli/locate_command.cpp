@@ -8,6 +8,7 @@
 
 #include "bench/cli/host_topology.hpp"
 #include "bench/cli/output_path.hpp"
+#include "bench/cli/registry.hpp"
 #include "bench/cli/run_flags.hpp"
 #include "bench/cli/signals.hpp"
 #include "bench/engine/locate/locator.hpp"
@@ -120,10 +121,9 @@ void add_locate_flags(CLI::App& app, RawLocateFlags& raw) {
   app.add_option("-J,--output_file", raw.output_file, "Write the report as JSON here (never overwritten without --force)")
       ->type_name("FILE");
   app.add_flag("--force", raw.force, "Overwrite an existing -J file");
-  app.add_option("--bootstrap", raw.bootstrap, "How ranks find each other: auto, mpi, env, single")
+  app.add_option("--bootstrap", raw.bootstrap, bootstrap_flag_help())
       ->capture_default_str()->type_name("NAME");
-  app.add_option("--backend", raw.backend, "Collective backend: auto, mpi, or bootstrap (a reference, not for bandwidth)")
-      ->capture_default_str()->type_name("NAME");
+  app.add_option("--backend", raw.backend, backend_flag_help())->capture_default_str()->type_name("NAME");
   app.add_flag("--no-progress", raw.no_progress, "Never show the progress line on stderr");
   app.add_flag("--no-topology", raw.no_topology, "Do not discover each host's topology (GPU and NIC of each rank)");
   app.add_option("--fault", raw.fault,

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "bench/backend/registry.hpp"
 #include "bench/engine/run_options.hpp"
 #include "common/status.hpp"
 
@@ -14,12 +15,16 @@ namespace collbench::cli {
 struct NcclTestsEnv {
   std::optional<std::string> alltoallv_spread;       // NCCL_TESTS_ALLTOALLV_SPREAD
   std::optional<std::string> alltoallv_matrix_file;  // NCCL_TESTS_ALLTOALLV_MATRIX_FILE
+  std::optional<std::string> min_bw;                 // NCCL_TESTS_MIN_BW
+  std::optional<std::string> device;                 // NCCL_TESTS_DEVICE
+  std::optional<std::string> split;                  // NCCL_TESTS_SPLIT
+  std::optional<std::string> split_mask;             // NCCL_TESTS_SPLIT_MASK
 };
 
 NcclTestsEnv read_nccl_tests_env();
 
 // Into the run's options: kUsage for a value nccl-tests would refuse, kUnsupported (with the
 // one-line reason) for a mode collbench does not offer.
-Status apply_nccl_tests_env(const NcclTestsEnv& env, engine::RunOptions& options);
+Status apply_nccl_tests_env(const NcclTestsEnv& env, engine::RunOptions& options, backend::DeviceOptions& device);
 
 }  // namespace collbench::cli

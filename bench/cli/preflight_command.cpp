@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "bench/cli/output_path.hpp"
+#include "bench/cli/registry.hpp"
 #include "bench/engine/preflight.hpp"
 #include "common/file_io.hpp"
 #include "report/atomic_file.hpp"
@@ -50,8 +51,8 @@ Status verdict_status(const report::PreflightReport& rep) {
 }  // namespace
 
 void add_preflight_flags(CLI::App& app, RawPreflightFlags& raw) {
-  app.add_option("--bootstrap", raw.bootstrap, "How ranks find each other: auto, mpi, env, single")->capture_default_str();
-  app.add_option("--backend", raw.backend, "Collective backend: auto, nccl, mpi, bootstrap")->capture_default_str();
+  app.add_option("--bootstrap", raw.bootstrap, bootstrap_flag_help())->capture_default_str();
+  app.add_option("--backend", raw.backend, backend_flag_help())->capture_default_str();
   app.add_option("-T,--timeout", raw.timeout, "Seconds any step may take before every rank reports and exits")
       ->capture_default_str();
   app.add_option("-J,--output_file", raw.output_file, "Write the report as JSON here (never overwritten without --force)");

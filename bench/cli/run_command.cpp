@@ -19,6 +19,7 @@
 #include "bench/engine/rank_table.hpp"
 #include "bench/engine/runner.hpp"
 #include "common/file_io.hpp"
+#include "report/number_format.hpp"
 #include "report/json_reporter.hpp"
 #include "report/progress_reporter.hpp"
 #include "report/table_reporter.hpp"
@@ -103,12 +104,22 @@ report::RunContext make_context(const RunCommand& cmd, const std::vector<std::st
   ctx.ranks = std::move(ranks);
   ctx.config = config_of(cmd.run, cmd.timeout_s, cmd.malloc_keep);
   ctx.config.gpus_per_process = cmd.gpus_per_process;
-  ctx.config.buffer_registration = cmd.register_buffers;
+  ctx.config.buffer_registration = cmd.device.register_buffers;
   return ctx;
 }
 
-Status check_outcome(const engine::RunOutcome& outcome) {
-  if (outcome.summary.total_wrong == 0) return ok_status();
+// Wrong data first; then NCCL_TESTS_MIN_BW as nccl-tests applies it: the average busbw of
+// every printed cell must reach 0.9 x the minimum.
+Status check_outcome(const engine::RunOutcome& outcome, double min_busbw_gbps) {
+  if (outcome.summary.total_wrong == 0) {
+    const double avg = outcome.summary.avg_busbw_gbps;
+    if (min_busbw_gbps > 0 && avg < 0.9 * min_busbw_gbps) {
+      return Status::error(ErrorCode::kBelowExpectation, "average bus bandwidth " + report::format_shortest(avg) +
+                                                             " GB/s is below 0.9 x NCCL_TESTS_MIN_BW " +
+                                                             report::format_shortest(min_busbw_gbps) + " GB/s");
+    }
+    return ok_status();
+  }
   std::string first;
   for (const auto& row : outcome.rows) {
     for (const auto& m : row.placements) {
@@ -168,7 +179,7 @@ CommandResult run_rank(const RunCommand& cmd, const std::vector<std::string>& ar
   auto path = agree_output_path(b, cmd.output_file, cmd.force);
   if (!path.ok()) return result.with(path.status(), b.rank() == 0);
 
-  std::vector<std::string> notes;
+  std::vector<std::string> notes = plan->notes;
   if (!s.note().empty()) notes.push_back(s.note());
   backend::DeviceInfo device = s.backend().device();
   if (cmd.bind) {
@@ -185,6 +196,7 @@ CommandResult run_rank(const RunCommand& cmd, const std::vector<std::string>& ar
   }
 
   if (b.rank() == 0) {
+    for (const auto& w : cmd.warnings) std::cerr << "collbench: warning: " << w << std::endl;
     for (const auto& note : notes) std::cout << "# " << note << "\n";
     // The progress line goes first: it clears itself before a row reaches a shared terminal.
     if (cmd.progress && isatty(STDERR_FILENO)) reporters.add(std::make_unique<report::ProgressReporter>(std::cerr));
@@ -196,8 +208,13 @@ CommandResult run_rank(const RunCommand& cmd, const std::vector<std::string>& ar
   if (b.rank() == 0) save.emplace(signals, guarded);  // the only rank with reports to save
   auto outcome = runner.run(*plan, ctx, signals.token());
   if (b.rank() == 0 && !path->empty()) std::cout << "# JSON result written to " << *path << "\n";
-  if (!outcome.ok()) return result.with(outcome.status(), true);
-  return result.with(check_outcome(*outcome), b.rank() == 0);
+  if (!outcome.ok()) {
+    // Before anything is freed or destroyed, every communicator of this process stops: a
+    // library still waiting on the failed exchange would otherwise never let go.
+    s.stop_communicators();
+    return result.with(outcome.status(), true);
+  }
+  return result.with(check_outcome(*outcome, cmd.run.min_busbw_gbps), b.rank() == 0);
 }
 
 // The result this process reports for its ranks: the failure that came first (it woke the
@@ -224,6 +241,9 @@ CommandResult run_threads(ThreadedSessions& group,
     if (r.status.ok()) return;
     int none = -1;
     first_failure.compare_exchange_strong(none, t);
+    // The other threads' ranks may wait in the library for this one: stop every communicator
+    // of the process, then wake them from any bootstrap exchange.
+    group.stop_communicators();
     group.abandon(r.status);
   };
   {
@@ -247,7 +267,7 @@ CommandResult CommandResult::from_launcher(const std::string& host) {
 
 CommandResult run_command(const RunCommand& cmd, const std::vector<std::string>& argv, SignalStop& signals) {
   if (cmd.malloc_keep) keep_large_allocations();
-  const SessionChoices choices{cmd.bootstrap, cmd.backend, cmd.timeout_s, cmd.stagger_ms, cmd.register_buffers};
+  const SessionChoices choices{cmd.bootstrap, cmd.backend, cmd.timeout_s, cmd.stagger_ms, cmd.device};
   if (cmd.gpus_per_process == 1) return run_rank(cmd, argv, signals, Session::open(choices));
   auto group = ThreadedSessions::open(choices, cmd.gpus_per_process);
   if (!group.ok()) return CommandResult::from_launcher(topo::host_name()).with(group.status(), true);

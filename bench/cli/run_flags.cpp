@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "bench/cli/registry.hpp"
 #include "common/strings.hpp"
 #include "common/units.hpp"
 
@@ -140,10 +141,30 @@ Status resolve_compat(const RawRunFlags& raw) {
   // -p (parallel init) only matters with several threads per process: accepted, ignored.
   COLLBENCH_RETURN_IF_ERROR(ranged("-p/--parallel_init", raw.parallel_init, 0, 1).status());
   COLLBENCH_RETURN_IF_ERROR(only_value("-C/--report_cputime", raw.report_cputime, "0", "the table reports wall time"));
-  COLLBENCH_RETURN_IF_ERROR(only_value("-I/--report_timestamps", raw.per_iteration, "0",
-                                       "per-iteration statistics are in the JSON (-J), not the table"));
   COLLBENCH_RETURN_IF_ERROR(only_value("-M/--memory_report", raw.memory_report, "0", "no memory report"));
   COLLBENCH_RETURN_IF_ERROR(only_value("-u/--unalign", raw.unalign, "0", "buffers are always aligned"));
+  return ok_status();
+}
+
+// -I, -K, -S: per-iteration timing and the table's timestamp column, as nccl-tests has them.
+Status resolve_reporting(const RawRunFlags& raw, engine::RunOptions& o, std::vector<std::string>& warnings) {
+  COLLBENCH_ASSIGN_OR_RETURN(auto timing, ranged("-I/--per_iter_timing", raw.per_iter_timing, 0, 1));
+  COLLBENCH_ASSIGN_OR_RETURN(o.per_iter_skip, ranged("-K/--per_iter_skip", raw.per_iter_skip, 0, 1u << 30));
+  COLLBENCH_ASSIGN_OR_RETURN(auto stamps, ranged("-S/--report_timestamps", raw.report_timestamps, 0, 1));
+  o.per_iteration_timing = timing == 1;
+  o.report_timestamps = stamps == 1;
+  if (o.per_iteration_timing && o.graph_launches > 0) {
+    warnings.emplace_back("per-iteration timing (-I) is incompatible with CUDA graph mode (-G): disabling -I");
+    o.per_iteration_timing = false;
+  }
+  if (o.per_iter_skip > 0 && !o.per_iteration_timing) {
+    warnings.emplace_back("per-iteration skip (-K) requires per-iteration timing (-I 1): disabling -K");
+    o.per_iter_skip = 0;
+  }
+  if (o.iterations > 0 && o.per_iter_skip >= o.iterations) {
+    warnings.emplace_back("per-iteration skip (-K) must be below -n " + std::to_string(o.iterations) + ": disabling -K");
+    o.per_iter_skip = 0;
+  }
   return ok_status();
 }
 
@@ -156,22 +177,36 @@ Status resolve_launch_modes(const RawRunFlags& raw, RunCommand& cmd) {
   COLLBENCH_ASSIGN_OR_RETURN(cmd.run.aggregation, ranged("-m/--agg_iters", raw.agg_iters, 1, 1u << 20));
   COLLBENCH_ASSIGN_OR_RETURN(cmd.run.graph_launches, ranged("-G/--cudagraph", raw.graph, 0, 1u << 20));
   COLLBENCH_ASSIGN_OR_RETURN(auto reg, ranged("-R/--local_register", raw.register_buffers, 0, 2));
-  if (reg == 2) {
-    return only_value("-R/--local_register", raw.register_buffers, "1", "symmetric memory windows are not implemented");
+  cmd.device.register_buffers = static_cast<int>(reg);
+  COLLBENCH_ASSIGN_OR_RETURN(auto null_stream, ranged("-y/--stream_null", raw.stream_null, 0, 1));
+  cmd.device.stream_null = null_stream == 1;
+  if (!raw.cta_policy.empty()) {
+    COLLBENCH_ASSIGN_OR_RETURN(auto policy, ranged("-x/--cta_policy", raw.cta_policy, 0, 2));
+    cmd.device.cta_policy = static_cast<int>(policy);
   }
-  cmd.register_buffers = static_cast<int>(reg);
+  // As nccl-tests: a capture cannot wait, so -z 3 is dropped rather than the graph.
+  if (cmd.run.graph_launches > 0 && cmd.run.blocking == 3) {
+    cmd.warnings.emplace_back("blocking mode (-z 3) is incompatible with CUDA graph mode (-G): using -z 0");
+    cmd.run.blocking = 0;
+  }
   return ok_status();
 }
 
 }  // namespace
 
+// Names the registry knows (built or not): a known name this build lacks fails later, when
+// the session starts, with how to get it (exit 5).
 Status check_session_choices(const std::string& bootstrap, const std::string& backend) {
-  if (bootstrap != "auto" && bootstrap != "mpi" && bootstrap != "env" && bootstrap != "single") {
-    return Status::error(ErrorCode::kUsage, "--bootstrap: unknown value '" + bootstrap + "' (expected auto, mpi, env, single)");
+  const auto known = [](const std::vector<std::string>& names, const std::string& name) {
+    return name == "auto" || std::find(names.begin(), names.end(), name) != names.end();
+  };
+  if (!known(known_bootstraps(), bootstrap)) {
+    return Status::error(ErrorCode::kUsage, "--bootstrap: unknown value '" + bootstrap + "' (expected auto, " +
+                                                join(known_bootstraps(), ", ") + ")");
   }
-  if (backend != "auto" && backend != "nccl" && backend != "mpi" && backend != "bootstrap") {
+  if (!known(known_backends(), backend)) {
     return Status::error(ErrorCode::kUsage,
-                         "--backend: unknown value '" + backend + "' (expected auto, nccl, mpi, bootstrap)");
+                         "--backend: unknown value '" + backend + "' (expected auto, " + join(known_backends(), ", ") + ")");
   }
   return ok_status();
 }
@@ -286,11 +321,8 @@ void add_run_flags(CLI::App& app, RawRunFlags& raw, bool with_positional) {
   app.add_option("-J,--output_file", raw.output_file, "Write the JSON result here (never overwritten without --force)")->type_name("FILE");
   app.add_flag("--force", raw.force, "Overwrite an existing -J file");
   app.add_option("--seed", raw.seed, "Seed of the checked data")->capture_default_str()->type_name("N");
-  app.add_option("--bootstrap", raw.bootstrap, "How ranks find each other: auto, mpi, env, single")->capture_default_str()->type_name("NAME");
-  app.add_option("--backend", raw.backend,
-                 "Collective backend: auto (nccl when built with it and every rank sees a GPU, else mpi or "
-                 "bootstrap), nccl, mpi, or bootstrap (collectives through the bootstrap: a correctness "
-                 "reference, not a bandwidth measurement)")->capture_default_str()->type_name("NAME");
+  app.add_option("--bootstrap", raw.bootstrap, bootstrap_flag_help())->capture_default_str()->type_name("NAME");
+  app.add_option("--backend", raw.backend, backend_flag_help())->capture_default_str()->type_name("NAME");
   app.add_flag("--no-progress", raw.no_progress, "Never show the progress line on stderr");
   app.add_option("--stagger-ms", raw.stagger_ms,
                  "Environment rendezvous: spread the ranks' connects over this many milliseconds (thousands of ranks)")
@@ -300,6 +332,9 @@ void add_run_flags(CLI::App& app, RawRunFlags& raw, bool with_positional) {
                "Pin each rank to the CPUs local to its GPU (on host memory: to NUMA node local_rank mod nodes), "
                "before any buffer is allocated");
   app.add_flag("--no-topology", raw.no_topology, "Do not discover and record each host's topology");
+  app.add_flag("--fixed-buffers", raw.fixed_buffers,
+               "Run every iteration on the same addresses, instead of moving through the allocation from one "
+               "iteration to the next as nccl-tests does");
   app.add_flag("--malloc-keep", raw.malloc_keep,
                "Let glibc reuse large allocations instead of mapping each one afresh: removes the page-fault cliff of "
                "MPI's per-call temporaries above 32 MiB (recorded in the JSON; see docs/performance.md)");
@@ -314,11 +349,26 @@ void add_run_flags(CLI::App& app, RawRunFlags& raw, bool with_positional) {
                  "Capture the timed iterations in a CUDA graph once and replay it N times (nccl backend; 0: off)")
       ->capture_default_str();
   app.add_option("-R,--local_register", raw.register_buffers,
-                 "1: buffers from ncclMemAlloc, registered with the communicator (nccl backend, NCCL >= 2.19)")
+                 "1: register the send and receive buffers with the communicator (ncclCommRegister); 2: as "
+                 "symmetric windows (ncclCommWindowRegister, NCCL >= 2.27, else 1) (nccl backend, NCCL >= 2.19)")
+      ->capture_default_str();
+  app.add_option("-x,--cta_policy", raw.cta_policy,
+                 "The communicator's CTA policy: 0 default, 1 efficiency, 2 zero (nccl backend, NCCL >= 2.27; "
+                 "default: NCCL's)")
+      ->type_name("0|1|2");
+  app.add_option("-y,--stream_null", raw.stream_null, "1: launch on the legacy default stream (nccl backend)")
+      ->capture_default_str();
+  app.add_option("-I,--per_iter_timing", raw.per_iter_timing,
+                 "1: time every iteration on the device (CUDA events) or host, for per-iteration statistics; "
+                 "without it, GPU runs time whole batches as nccl-tests does")
+      ->capture_default_str();
+  app.add_option("-K,--per_iter_skip", raw.per_iter_skip,
+                 "Leave the first N iterations out of the per-iteration statistics (with -I 1)")
+      ->capture_default_str();
+  app.add_option("-S,--report_timestamps", raw.report_timestamps, "1: a timestamp column at the end of each table row")
       ->capture_default_str();
   app.add_option("-p,--parallel_init", raw.parallel_init, "nccl-tests compatibility: accepted, no effect")->type_name("0|1");
   app.add_option("-C,--report_cputime", raw.report_cputime, "nccl-tests compatibility (0)")->type_name("0|1");
-  app.add_option("-I,--report_timestamps", raw.per_iteration, "nccl-tests compatibility (0; per-iteration data is in -J)")->type_name("0|1");
   app.add_option("-M,--memory_report", raw.memory_report, "nccl-tests compatibility (0)")->type_name("0|1");
   app.add_option("-u,--unalign", raw.unalign, "nccl-tests compatibility (0)")->type_name("0|1");
   app.add_option("--fault", raw.fault,
@@ -338,7 +388,8 @@ Result<RunCommand> resolve_run_flags(const RawRunFlags& raw) {
   COLLBENCH_RETURN_IF_ERROR(resolve_loops(raw, o));
   COLLBENCH_RETURN_IF_ERROR(resolve_compat(raw));
   COLLBENCH_RETURN_IF_ERROR(resolve_launch_modes(raw, cmd));
-  COLLBENCH_RETURN_IF_ERROR(apply_nccl_tests_env(raw.env, o));
+  COLLBENCH_RETURN_IF_ERROR(resolve_reporting(raw, o, cmd.warnings));
+  COLLBENCH_RETURN_IF_ERROR(apply_nccl_tests_env(raw.env, o, cmd.device));
   COLLBENCH_ASSIGN_OR_RETURN(cmd.timeout_s, parse_timeout(raw.timeout));
   if (!raw.fault.empty()) {
     COLLBENCH_ASSIGN_OR_RETURN(o.fault, parse_fault(raw.fault));
@@ -354,6 +405,7 @@ Result<RunCommand> resolve_run_flags(const RawRunFlags& raw) {
   cmd.progress = !raw.no_progress;
   cmd.bind = raw.bind;
   cmd.malloc_keep = raw.malloc_keep;
+  o.fixed_buffers = raw.fixed_buffers;
   COLLBENCH_ASSIGN_OR_RETURN(cmd.stagger_ms, parse_stagger(raw.stagger_ms));
   cmd.topology = !raw.no_topology;
   return cmd;

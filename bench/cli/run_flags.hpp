@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/backend/registry.hpp"
 #include "bench/cli/nccl_tests_env.hpp"
 #include "bench/engine/run_options.hpp"
 #include "common/status.hpp"
@@ -50,7 +51,11 @@ struct RawRunFlags {
   std::string backend = "auto";
   std::string parallel_init = "0";
   std::string report_cputime = "0";
-  std::string per_iteration = "0";
+  std::string per_iter_timing = "0";
+  std::string per_iter_skip = "0";
+  std::string report_timestamps = "0";
+  std::string stream_null = "0";
+  std::string cta_policy;  // empty: NCCL's default
   std::string memory_report = "0";
   std::string unalign = "0";
   bool force = false;
@@ -58,6 +63,7 @@ struct RawRunFlags {
   bool bind = false;
   bool no_topology = false;
   bool malloc_keep = false;
+  bool fixed_buffers = false;
   std::string stagger_ms = "0";
   // nccl-tests' own size stepping: -f 1 (or no -f) steps by -i bytes, 1M by default.
   bool nccl_tests_stepping = false;
@@ -80,7 +86,10 @@ struct RunCommand {
   bool malloc_keep = false;  // keep large allocations in the heap instead of mapping them afresh
   std::uint32_t stagger_ms = 0;
   int gpus_per_process = 1;      // -g: ranks per process, one thread (and GPU) each
-  int register_buffers = 0;      // -R
+  backend::DeviceOptions device; // -R, -x, -y, NCCL_TESTS_DEVICE
+  // One line each, printed by rank 0 before the run: flags that were adjusted, as nccl-tests
+  // does ("-G with -z 3: using -z 0").
+  std::vector<std::string> warnings;
 };
 
 // `with_positional`: whether collectives may be named on the command line (not for the

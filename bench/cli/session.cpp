@@ -31,9 +31,9 @@ Result<std::unique_ptr<Session>> Session::open(const SessionChoices& choices) {
   std::unique_ptr<Session> s(new Session());
   s->env_ = read_launch_env();
   s->host_ = topo::host_name();
-  s->wiring_.set_rendezvous(choices.timeout_s > 0 ? choices.timeout_s : kDefaultRendezvousTimeoutS, choices.stagger_ms);
+  s->wiring_->set_rendezvous(choices.timeout_s > 0 ? choices.timeout_s : kDefaultRendezvousTimeoutS, choices.stagger_ms);
   auto start = std::chrono::steady_clock::now();
-  COLLBENCH_ASSIGN_OR_RETURN(s->boot_, s->wiring_.make_bootstrap(choices.bootstrap, s->env_));
+  COLLBENCH_ASSIGN_OR_RETURN(s->boot_, s->wiring_->make_bootstrap(choices.bootstrap, s->env_));
   s->bootstrap_ms_ = ms_since(start);
   COLLBENCH_RETURN_IF_ERROR(s->start_backend(choices));
   return s;
@@ -46,7 +46,7 @@ Status Session::start_backend(const SessionChoices& choices) {
   {
     engine::WatchedStep step(watchdog_.get(), "creating the communicator of the collective backend");
     COLLBENCH_ASSIGN_OR_RETURN(backend_,
-                               wiring_.make_backend(choices.backend, *boot_, choices.register_buffers, note_));
+                               wiring_->make_backend(choices.backend, *boot_, choices.device, note_));
   }
   communicator_ms_ = ms_since(start);
   return ok_status();
@@ -67,6 +67,8 @@ Result<std::unique_ptr<ThreadedSessions>> ThreadedSessions::open(const SessionCh
 
 Result<std::unique_ptr<Session>> ThreadedSessions::open_member(int thread) {
   std::unique_ptr<Session> s(new Session());
+  // One process: its threads share the runtimes and the emergency stops of every communicator.
+  s->wiring_ = std::make_unique<Wiring>(wiring_.shared_process());
   s->env_ = env_;
   s->host_ = host_;
   s->boot_ = group_->member(thread);
@@ -84,6 +86,9 @@ void Session::on_timeout(const std::string& step, double limit_s) {
   if (step.find("timed loop") != std::string::npos) message += " (at iteration " + std::to_string(iteration) + ")";
   message += waiting_for(boot_->missing_ranks());
   std::cerr << "collbench: rank " << boot_->rank() << " on " << host_ << ": error: " << message << std::endl;
+  // Every communicator of the process stops now, before the job is torn down: a library
+  // waiting on a dead peer would otherwise hold the abort up (nccl-tests aborts likewise).
+  wiring_->process().stop_all();
   if (guarded_ != nullptr) (void)guarded_->end_early(report::RunStatus::kTimeout, message, utc_now_iso8601());
   // Every rank's watchdog fires at about the same time. The others give rank 0, which holds
   // the results, a moment to save them before the abort tears the job down.

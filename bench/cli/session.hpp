@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bench/backend/backend.hpp"
+#include "bench/backend/registry.hpp"
 #include "bench/bootstrap/bootstrap.hpp"
 #include "bench/bootstrap/threads/threads_bootstrap.hpp"
 #include "bench/cli/launch_env.hpp"
@@ -22,7 +23,7 @@ struct SessionChoices {
   std::string backend = "auto";
   double timeout_s = 0;          // -T: any collective or barrier; also bounds the rendezvous
   std::uint32_t stagger_ms = 0;  // spread rendezvous connects over this many ms (huge jobs)
-  int register_buffers = 0;      // -R
+  backend::DeviceOptions device; // -R, -x, -y, NCCL_TESTS_DEVICE
 };
 
 // The environment rendezvous waits -T seconds, or this long without -T.
@@ -44,6 +45,8 @@ class Session {
   engine::Watchdog* watchdog() { return watchdog_.get(); }
   // The reporter the watchdog finishes (marked "timeout") before it aborts the job.
   void guard(report::GuardedReporter* reporter) { guarded_ = reporter; }
+  // Aborts every communicator of this process (all -g threads'), once.
+  void stop_communicators() { wiring_->process().stop_all(); }
 
  private:
   friend class ThreadedSessions;
@@ -53,7 +56,7 @@ class Session {
 
   LaunchEnv env_;
   std::string host_;
-  Wiring wiring_;
+  std::unique_ptr<Wiring> wiring_ = std::make_unique<Wiring>();
   std::unique_ptr<bootstrap::Bootstrap> boot_;
   std::unique_ptr<backend::Backend> backend_;
   std::string note_;
@@ -79,6 +82,8 @@ class ThreadedSessions {
   Result<std::unique_ptr<Session>> open_member(int thread);
   // A rank that failed on its own: wakes the others from any exchange (with `why`).
   void abandon(const Status& why) { group_->abandon(why); }
+  // Aborts every communicator of this process, once.
+  void stop_communicators() { wiring_.process().stop_all(); }
 
  private:
   ThreadedSessions() = default;

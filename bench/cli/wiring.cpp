@@ -1,39 +1,12 @@
 #include "bench/cli/wiring.hpp"
 
-#include <array>
+#include <vector>
 
-#include "bench/backend/bootstrap_backend.hpp"
-#include "bench/bootstrap/single.hpp"
-#include "bench/bootstrap/tcp/env_bootstrap.hpp"
-#include "collbench_features.hpp"
+#include "bench/cli/registry.hpp"
+#include "common/strings.hpp"
 #include "topo/host_info.hpp"
 
-#if COLLBENCH_HAVE_NCCL
-#include "bench/backend/nccl/nccl_backend.hpp"
-#endif
-#if COLLBENCH_HAVE_MPI
-#include "bench/backend/mpi/mpi_backend.hpp"
-#include "bench/bootstrap/mpi/mpi_bootstrap.hpp"
-#include "bench/mpi/mpi_runtime.hpp"
-#endif
-
 namespace collbench::cli {
-
-struct Wiring::State {
-#if COLLBENCH_HAVE_MPI
-  std::shared_ptr<mpi::Runtime> mpi;
-
-  Result<std::shared_ptr<mpi::Runtime>> mpi_runtime() {
-    if (mpi) return mpi;
-    COLLBENCH_ASSIGN_OR_RETURN(mpi, mpi::Runtime::create());
-    return mpi;
-  }
-#endif
-};
-
-Wiring::Wiring() : state_(std::make_unique<State>()) {}
-Wiring::~Wiring() = default;
-
 namespace {
 
 Status launch_error(std::string message) { return Status::error(ErrorCode::kLaunch, std::move(message)); }
@@ -42,13 +15,14 @@ Status launch_error(std::string message) { return Status::error(ErrorCode::kLaun
 // otherwise believe it is rank 0 of 1 and benchmark alone.
 Status check_not_alone(const LaunchEnv& env) {
   if (env.launched_by_mpi() && env.launched_size().value_or(2) > 1) {
-    const std::string count = env.launched_size() ? std::to_string(*env.launched_size()) + " processes" : "PMI_RANK or PMIX_RANK set";
+    const std::string count =
+        env.launched_size() ? std::to_string(*env.launched_size()) + " processes" : "PMI_RANK or PMIX_RANK set";
     return launch_error("started by an MPI launcher (" + count +
                         ") but this collbench was built without MPI; rebuild with libopenmpi-dev installed");
   }
   if (env.slurm_size && *env.slurm_size > 1) {
     return launch_error("started by srun with SLURM_NTASKS=" + std::to_string(*env.slurm_size) +
-                        " but no MPI process manager is visible: use srun --mpi=pmix (or pmi2), or export "
+                        " but no MPI process manager is visible: use srun --mpi=pmix, or export "
                         "MASTER_ADDR and MASTER_PORT for the environment rendezvous");
   }
   return ok_status();
@@ -59,109 +33,64 @@ bool wants_environment_rendezvous(const LaunchEnv& env) {
   return env.torch_size.has_value() || (env.slurm_size && *env.slurm_size > 1 && env.has_master_addr);
 }
 
-#if COLLBENCH_HAVE_MPI
-bool threaded(const bootstrap::Bootstrap& boot) { return boot.name().ends_with("threads"); }
-#endif
-
-#if COLLBENCH_HAVE_NCCL
-// Why the job cannot use NCCL (a rank sees no GPU), or "" when every rank sees one. All ranks
-// decide together: a job split between two backends would hang in its first collective.
-Result<std::string> why_no_gpus(bootstrap::Bootstrap& boot) {
-  const backend::CudaProbe probe = backend::probe_cuda();
-  std::array<double, 1> all_have = {probe.devices > 0 ? 1.0 : 0.0};
-  COLLBENCH_RETURN_IF_ERROR(boot.allreduce(all_have, ReduceOp::kMin));
-  if (all_have[0] != 0) return std::string();
-  return probe.devices > 0 ? std::string("another rank sees no CUDA device") : probe.error;
+// Which bootstrap "auto" means for this launch.
+Result<std::string> auto_bootstrap(const LaunchEnv& env) {
+  if (env.launched_by_mpi() && find_bootstrap("mpi").ok()) return std::string("mpi");
+  if (wants_environment_rendezvous(env)) return std::string("env");
+  COLLBENCH_RETURN_IF_ERROR(check_not_alone(env));
+  return std::string("single");
 }
-#endif
 
 }  // namespace
 
 Result<std::unique_ptr<bootstrap::Bootstrap>> Wiring::make_bootstrap(std::string_view choice, const LaunchEnv& env) {
-  const bool want_mpi = choice == "mpi" || (choice == "auto" && env.launched_by_mpi());
-  if (want_mpi) {
-#if COLLBENCH_HAVE_MPI
-    COLLBENCH_ASSIGN_OR_RETURN(auto runtime, state_->mpi_runtime());
-    COLLBENCH_ASSIGN_OR_RETURN(auto boot, bootstrap::make_mpi_bootstrap(runtime));
-    if (env.launched_size() && *env.launched_size() != boot->size()) {
-      return launch_error("the launcher started " + std::to_string(*env.launched_size()) + " processes but MPI sees " +
-                          std::to_string(boot->size()) + ": collbench was built against a different MPI than mpirun's");
-    }
-    return boot;
-#else
-    if (choice == "mpi") return Status::error(ErrorCode::kUnsupported, "--bootstrap mpi: this build has no MPI");
-#endif
+  std::string name(choice);
+  if (choice == "auto") {
+    COLLBENCH_ASSIGN_OR_RETURN(name, auto_bootstrap(env));
   }
-  if (choice == "env" || (choice == "auto" && wants_environment_rendezvous(env))) {
-    COLLBENCH_ASSIGN_OR_RETURN(const auto config,
-                               bootstrap::env_config_from_environment(rendezvous_timeout_s_, stagger_ms_));
-    return bootstrap::make_env_bootstrap(config);
+  COLLBENCH_ASSIGN_OR_RETURN(const bootstrap::BootstrapEntry* entry, find_bootstrap(name));
+  COLLBENCH_ASSIGN_OR_RETURN(auto boot, entry->make({*process_, rendezvous_timeout_s_, stagger_ms_}));
+  if (boot->name() == "mpi" && env.launched_size() && *env.launched_size() != boot->size()) {
+    return launch_error("the launcher started " + std::to_string(*env.launched_size()) + " processes but MPI sees " +
+                        std::to_string(boot->size()) + ": collbench was built against a different MPI than mpirun's");
   }
-  if (choice == "auto") COLLBENCH_RETURN_IF_ERROR(check_not_alone(env));
-  return std::unique_ptr<bootstrap::Bootstrap>(std::make_unique<bootstrap::SingleBootstrap>());
+  return boot;
 }
 
 Result<std::unique_ptr<backend::Backend>> Wiring::make_backend(std::string_view choice, bootstrap::Bootstrap& boot,
-                                                               int register_buffers, std::string& note) {
-  std::string no_gpu;  // why "auto" did not pick NCCL, for the note
-#if COLLBENCH_HAVE_NCCL
-  if (choice == "auto") {
-    COLLBENCH_ASSIGN_OR_RETURN(no_gpu, why_no_gpus(boot));
+                                                               const backend::DeviceOptions& device, std::string& note) {
+  const backend::BackendSetup setup{boot, topo::host_name(), topo::allowed_cpus(), device, *process_};
+  const auto registration_check = [&](const backend::BackendEntry& e, const std::string& why_not_others) -> Status {
+    if (device.register_buffers == 0 || e.features.registration) return ok_status();
+    return Status::error(ErrorCode::kUnsupported, "-R/--local_register needs a backend that registers buffers (nccl)" +
+                                                      (why_not_others.empty() ? "" : " (" + why_not_others + ")"));
+  };
+  if (choice != "auto") {
+    COLLBENCH_ASSIGN_OR_RETURN(const backend::BackendEntry* entry, find_backend(choice));
+    COLLBENCH_RETURN_IF_ERROR(entry->launchable(setup));
+    COLLBENCH_RETURN_IF_ERROR(registration_check(*entry, ""));
+    return entry->make(setup);
   }
-  if (choice == "nccl" || (choice == "auto" && no_gpu.empty())) {
-    return backend::make_nccl_backend(boot, {topo::host_name(), register_buffers});
-  }
-#else
-  if (choice == "nccl") {
-    return Status::error(ErrorCode::kUnsupported, "--backend nccl: this collbench was built without NCCL (configure "
-                                                  "with -DCOLLBENCH_WITH_NCCL=ON where CUDA and NCCL are installed)");
-  }
-#endif
-  if (register_buffers > 0) {
-    return Status::error(ErrorCode::kUnsupported, "-R/--local_register needs the nccl backend" +
-                                                      (no_gpu.empty() ? std::string() : " (" + no_gpu + ")"));
-  }
-  const std::string fallback = no_gpu.empty() ? "" : no_gpu + "; ";
-  const bool mpi_launch = boot.name() == "mpi";
-  bool want_mpi = choice == "mpi" || (choice == "auto" && (mpi_launch || boot.size() == 1));
-#if !COLLBENCH_HAVE_MPI
-  if (choice == "mpi") return Status::error(ErrorCode::kUnsupported, "--backend mpi: this build has no MPI");
-  want_mpi = false;
-#endif
-  if (want_mpi) {
-#if COLLBENCH_HAVE_MPI
-    if (threaded(boot)) {
-      return launch_error("the MPI backend runs one rank per process; -g N needs --backend nccl or bootstrap");
+  // Auto: the first usable entry. The note keeps why the device backends were passed over.
+  std::vector<std::string> passed;
+  bool any_device = false;
+  for (const backend::BackendEntry* entry : built_backends()) {
+    const bool device_memory = entry->features.memory == "device";
+    any_device = any_device || device_memory;
+    COLLBENCH_ASSIGN_OR_RETURN(const std::string why, entry->usable(setup));
+    if (!why.empty()) {
+      if (device_memory) passed.push_back(why);
+      continue;
     }
-    if (!mpi_launch && boot.size() > 1) {
-      return launch_error("the MPI backend needs ranks launched by mpirun or srun (the bootstrap is " +
-                          std::string(boot.name()) + "); use --backend bootstrap");
+    COLLBENCH_RETURN_IF_ERROR(registration_check(*entry, join(passed, "; ")));
+    const std::string own = entry->auto_note(setup);
+    if (!own.empty()) {
+      note = passed.empty() ? (any_device || device_memory ? own : "no GPU backend in this build: " + own)
+                            : join(passed, "; ") + "; " + own;
     }
-    if (choice == "auto") {
-      note = (COLLBENCH_HAVE_NCCL ? fallback : std::string("no GPU backend in this build: ")) +
-             "measuring MPI collectives on host memory";
-    }
-    COLLBENCH_ASSIGN_OR_RETURN(auto runtime, state_->mpi_runtime());
-    return backend::make_mpi_backend(runtime, boot.rank(), boot.size(), topo::allowed_cpus());
-#endif
+    return entry->make(setup);
   }
-  if (choice == "auto") {
-    note = fallback + "collectives run through the " + std::string(boot.name()) +
-           " bootstrap on host memory: a correctness check, not a bandwidth measurement";
-  }
-  return backend::make_bootstrap_backend(boot, topo::allowed_cpus());
-}
-
-std::string compiled_features() {
-  std::string out = "bootstraps: single, env, threads (-g)";
-  if (COLLBENCH_HAVE_MPI) out += ", mpi";
-  out += "; backends:";
-  if (COLLBENCH_HAVE_MPI) out += " mpi,";
-  if (COLLBENCH_HAVE_NCCL) out += " nccl,";
-  out += " bootstrap";
-  out += "; topology: ";
-  out += COLLBENCH_HAVE_HWLOC ? "hwloc" : "none";
-  return out;
+  return Status::error(ErrorCode::kInternal, "no backend of this build can run here");
 }
 
 }  // namespace collbench::cli

@@ -1,5 +1,7 @@
-// Chooses and creates the bootstrap and the backend for a command. The only code that knows
-// which libraries this build has (COLLBENCH_HAVE_*) and which launcher started the process.
+// Chooses and creates the bootstrap and the backend for a command from the registry of this
+// build's adapters (registry.hpp) and what the launcher set (launch_env.hpp). The process's
+// shared state (the MPI runtime, every communicator's emergency stop) lives here and is
+// shared by the sessions of one process (ThreadedSessions).
 #pragma once
 
 #include <cstdint>
@@ -8,17 +10,18 @@
 #include <string_view>
 
 #include "bench/backend/backend.hpp"
+#include "bench/backend/registry.hpp"
 #include "bench/bootstrap/bootstrap.hpp"
 #include "bench/cli/launch_env.hpp"
+#include "common/process_resources.hpp"
 
 namespace collbench::cli {
 
 class Wiring {
  public:
-  Wiring();
-  ~Wiring();
-  Wiring(const Wiring&) = delete;
-  Wiring& operator=(const Wiring&) = delete;
+  Wiring() : process_(std::make_shared<ProcessResources>()) {}
+  // Another wiring of the same process (a -g thread's): the same runtimes and stops.
+  explicit Wiring(std::shared_ptr<ProcessResources> process) : process_(std::move(process)) {}
 
   // How long the environment rendezvous may take, and how far to spread connects (ms).
   void set_rendezvous(double timeout_s, std::uint32_t stagger_ms) {
@@ -26,22 +29,21 @@ class Wiring {
     stagger_ms_ = stagger_ms;
   }
 
-  // choice: "auto", "mpi", "env" or "single".
+  // choice: "auto" or a bootstrap's name.
   Result<std::unique_ptr<bootstrap::Bootstrap>> make_bootstrap(std::string_view choice, const LaunchEnv& env);
-  // choice: "auto", "nccl", "mpi" or "bootstrap"; "auto" is nccl when this build has it and
-  // every rank sees a GPU. `note` receives a one-line explanation of an automatic fallback.
-  // `register_buffers` is -R (nccl only). Every rank of `boot` calls it.
+  // choice: "auto" or a backend's name; "auto" takes the first built backend (in registry
+  // order) that every rank can use. `note` receives a one-line explanation of an automatic
+  // fallback. Every rank of `boot` calls it.
   Result<std::unique_ptr<backend::Backend>> make_backend(std::string_view choice, bootstrap::Bootstrap& boot,
-                                                         int register_buffers, std::string& note);
+                                                         const backend::DeviceOptions& device, std::string& note);
+
+  ProcessResources& process() { return *process_; }
+  const std::shared_ptr<ProcessResources>& shared_process() const { return process_; }
 
  private:
-  struct State;
-  std::unique_ptr<State> state_;
+  std::shared_ptr<ProcessResources> process_;
   double rendezvous_timeout_s_ = 30;
   std::uint32_t stagger_ms_ = 0;
 };
-
-// Names of the bootstraps and backends compiled into this binary, for --help and version.
-std::string compiled_features();
 
 }  // namespace collbench::cli

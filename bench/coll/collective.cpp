@@ -142,6 +142,17 @@ Result<Collective> parse_collective(std::string_view name) {
                        "unknown collective '" + std::string(name) + "' (expected one of " + collective_names() + ")");
 }
 
+bool in_place_aliases(Collective c) {
+  switch (traits(c).counts) {
+    case CountRule::kWhole:
+    case CountRule::kAllToAll:
+    case CountRule::kPerPeer: return true;
+    case CountRule::kGatherLike:
+    case CountRule::kScatterLike: return false;
+  }
+  return false;
+}
+
 std::optional<std::string> rank_constraint(Collective c, int nranks) {
   if (traits(c).power_of_two_ranks && (nranks <= 0 || (nranks & (nranks - 1)) != 0)) {
     return std::string(traits(c).name) + " needs a power-of-two rank count";

@@ -116,6 +116,10 @@ Result<Collective> parse_collective(std::string_view name);
 // Every collective name, comma-separated, for messages and help.
 std::string collective_names();
 
+// Whether, in place, the send and receive buffers are the same memory (nccl-tests' in-place
+// offsets are 0 on both sides): all_reduce, broadcast, reduce, alltoall, sendrecv, alltoallv.
+bool in_place_aliases(Collective c);
+
 // Why `c` cannot run on `nranks` ranks by its own definition (not by a backend's limits),
 // or nullopt.
 std::optional<std::string> rank_constraint(Collective c, int nranks);

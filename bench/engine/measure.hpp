@@ -1,5 +1,11 @@
 // Timing one placement of one row: a fixed number of iterations (nccl-tests' -n), or
 // precision-driven batches that stop once the median is known well enough.
+//
+// Each rank keeps its own samples: every iteration where the clock marks iterations (host
+// memory, or -I 1), otherwise one per batch (its mean; nccl-tests' GPU timing, with no event
+// between launches). Ranks agree on when to stop and combine their statistics through a few
+// numbers per batch, never the samples themselves: a -n 1000000 row costs the bootstrap
+// what a -n 20 row does.
 #pragma once
 
 #include <cstdint>
@@ -9,28 +15,46 @@
 #include "bench/backend/backend.hpp"
 #include "bench/bootstrap/bootstrap.hpp"
 #include "bench/engine/run_options.hpp"
+#include "bench/engine/timing.hpp"
 #include "bench/engine/watchdog.hpp"
+#include "report/record.hpp"
 
 namespace collbench::engine {
 
 struct Timing {
   std::uint64_t iterations = 0;
-  std::uint64_t operations = 0;      // collectives timed: iterations x aggregation (x graph replays)
-  double elapsed_us = 0;             // this rank's host clock around its timed loops, summed
-  std::vector<double> iteration_us;  // each iteration's time on the slowest rank
+  std::uint64_t operations = 0;  // collectives timed: iterations x aggregation (x graph replays)
+  double elapsed_us = 0;         // this rank's host clock around its timed loops, summed
+  // Per-iteration statistics (when iterations were marked): each figure is the largest over
+  // ranks of that rank's own figure, the first -K samples left out. Empty otherwise.
+  report::TimeStats per_iteration;
 };
 
-// `what` names the row for the watchdog; `row_bytes` is the requested size (for faults).
+struct RowTiming {
+  std::uint64_t row_bytes = 0;  // the requested size (for size-limited faults)
+  Rotation rotation;
+};
+
+// `what` names the row for the watchdog.
 Result<Timing> measure(backend::Backend& backend, bootstrap::Bootstrap& boot, const backend::Call& call,
-                       const RunOptions& options, std::uint64_t row_bytes, Watchdog* watchdog, const std::string& what);
+                       const RunOptions& options, const RowTiming& row, Watchdog* watchdog, const std::string& what);
 
-// Precision-driven mode: whether the samples so far are enough (pure; every rank decides the
-// same from the same cross-rank samples).
+// How far the precision-driven mode has come, as every rank agrees on it.
+struct PrecisionState {
+  std::uint64_t samples = 0;     // the same count on every rank
+  std::uint64_t iterations = 0;  // iterations timed so far
+  double spent_s = 0;            // the largest time any rank spent in timed loops
+  double spread = 0;             // the largest relative half-width of any rank's median CI
+};
+
+// Whether the samples so far are enough (pure; every rank decides from the same state).
+bool precise_enough(const PrecisionState& state, const Precision& precision);
+
+// How many iterations the next batch should run. `per_sample` iterations make one sample (1
+// when iterations are marked).
+std::uint64_t next_batch(const PrecisionState& state, const Precision& precision, bool per_iteration_samples);
+
+// Graph batches replay one capture: their size is fixed.
 inline constexpr std::uint64_t kGraphIterations = 20;
-
-bool precise_enough(const std::vector<double>& iteration_us, const Precision& precision);
-
-// Precision-driven mode: how many iterations the next batch should run.
-std::uint64_t next_batch(const std::vector<double>& iteration_us, const Precision& precision);
 
 }  // namespace collbench::engine

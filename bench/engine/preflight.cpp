@@ -130,17 +130,17 @@ Result<PreflightRank> decode_facts(std::string_view text) {
 Result<std::int64_t> sum_of_ranks(bootstrap::Bootstrap& boot, backend::Backend& backend, double& micros) {
   COLLBENCH_ASSIGN_OR_RETURN(backend::Buffer buffer, backend.allocate(sizeof(std::int64_t)));
   const auto mine = static_cast<std::int64_t>(boot.rank());
-  COLLBENCH_RETURN_IF_ERROR(backend.write_bytes(buffer.data(), &mine, sizeof mine));
+  COLLBENCH_RETURN_IF_ERROR(backend.memory().write_bytes(buffer.data(), &mine, sizeof mine));
   const coll::Counts one = coll::counts_for(coll::Collective::kAllReduce, 1, sizeof mine, boot.size());
   const backend::Call call{coll::Collective::kAllReduce, DataType::kInt64, ReduceOp::kSum, 0, one, buffer.data(),
                            buffer.data(), true};
   COLLBENCH_RETURN_IF_ERROR(boot.barrier());
   const auto start = std::chrono::steady_clock::now();
-  COLLBENCH_RETURN_IF_ERROR(backend.launch(call));
-  COLLBENCH_RETURN_IF_ERROR(backend.synchronize());
+  COLLBENCH_RETURN_IF_ERROR(backend.comm().launch(call));
+  COLLBENCH_RETURN_IF_ERROR(backend.comm().synchronize());
   micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
   std::int64_t value = 0;
-  COLLBENCH_RETURN_IF_ERROR(backend.read_bytes(&value, buffer.data(), sizeof value));
+  COLLBENCH_RETURN_IF_ERROR(backend.memory().read_bytes(&value, buffer.data(), sizeof value));
   return value;
 }
 

@@ -60,6 +60,15 @@ struct RunOptions {
   std::uint64_t aggregation = 1;  // nccl-tests -m: operations launched as one group per iteration
   std::uint64_t graph_launches = 0;  // nccl-tests -G: replays of the captured iterations (0: no capture)
   std::uint64_t run_cycles = 1;   // 0: until interrupted
+  // -I 1: mark every iteration (CUDA events on GPUs); host clocks mark them anyway, as they
+  // cost nothing that a collective would feel. -K: marks left out of the statistics.
+  bool per_iteration_timing = false;
+  std::uint64_t per_iter_skip = 0;
+  bool report_timestamps = false;  // -S: the table's timestamp column
+  // --fixed-buffers: every iteration on the same addresses, instead of nccl-tests' rotation
+  // through the allocation (timing.hpp, Rotation).
+  bool fixed_buffers = false;
+  double min_busbw_gbps = 0;       // NCCL_TESTS_MIN_BW: the average busbw must reach 0.9 x this
   std::uint64_t seed = 1;
   std::size_t max_mismatches = 8; // reported per row and rank
   coll::CountOptions counts;      // per-peer sizes of variable-count collectives

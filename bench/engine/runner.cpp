@@ -98,14 +98,17 @@ Result<report::Measurement> Runner::measure_placement(const RowPlan& row, Placem
 
   const check::DataSpec spec = check::make_data_spec(row.collective, row.type, row.op, boot_.size(), row.root,
                                                      row.counts, check_seed(options_, 0));
-  COLLBENCH_RETURN_IF_ERROR(backend_.poison(buf.region, buf.region_bytes));
-  COLLBENCH_RETURN_IF_ERROR(backend_.fill_input(buf.send, row.counts.send, spec, rank));
+  COLLBENCH_RETURN_IF_ERROR(backend_.memory().poison(buf.region, buf.region_bytes));
+  COLLBENCH_RETURN_IF_ERROR(backend_.memory().fill_input(buf.send, row.counts.send, spec, rank));
+  const std::uint64_t elem = traits(row.type).size;
+  const RowTiming row_timing{
+      row.requested_bytes,
+      rotation_for(std::max(row.counts.send, row.counts.recv) * elem, buffer_bytes_, options_.fixed_buffers)};
   {
     WatchedStep step(watchdog_, what + ": warm-up", options_.warmup_iterations);
-    COLLBENCH_RETURN_IF_ERROR(warm_up(backend_, call, options_));
+    COLLBENCH_RETURN_IF_ERROR(warm_up(backend_, call, options_, row_timing.rotation));
   }
-  COLLBENCH_ASSIGN_OR_RETURN(const Timing timing,
-                             measure(backend_, boot_, call, options_, row.requested_bytes, watchdog_, what));
+  COLLBENCH_ASSIGN_OR_RETURN(const Timing timing, measure(backend_, boot_, call, options_, row_timing, watchdog_, what));
   WatchedStep exchange(watchdog_, what + ": exchange of timings and checks", 3 + options_.check_iterations * 3);
 
   // Cross-rank figures, all outside the timed region.
@@ -116,18 +119,20 @@ Result<report::Measurement> Runner::measure_placement(const RowPlan& row, Placem
   const double mine = timing.elapsed_us / static_cast<double>(timing.operations);
   COLLBENCH_RETURN_IF_ERROR(boot_.allgather(std::as_bytes(std::span(&mine, 1)), std::as_writable_bytes(std::span(per_rank))));
   m.time_us = combine(per_rank, options_.average);
-  m.per_iteration = time_stats(timing.iteration_us);
+  m.per_iteration = timing.per_iteration;
   const auto slowest = static_cast<std::size_t>(std::max_element(per_rank.begin(), per_rank.end()) - per_rank.begin());
   m.slowest_rank = static_cast<int>(slowest);
   m.slowest_host = hosts_[slowest];
   m.slowest_rank_time_us = per_rank[slowest];
 
-  const std::uint32_t elem = traits(row.type).size;
-  const double bytes = coll::algbw_bytes(row.collective, row.counts, elem, boot_.size());
+  const double bytes = coll::algbw_bytes(row.collective, row.counts, static_cast<std::uint32_t>(elem), boot_.size());
   m.algbw_gbps = coll::algbw_gbps(bytes, m.time_us * 1e-6);
   m.busbw_gbps = coll::busbw_gbps(row.collective, m.algbw_gbps, boot_.size());
 
-  if (options_.check_iterations > 0) {
+  // In place, a library that aliases a peer exchange's buffers leaves an undefined result
+  // (nccl-tests times it and prints N/A): timed, not checked.
+  const bool checkable = placement == Placement::kOutOfPlace || backend_.comm().checks_in_place(row.collective);
+  if (options_.check_iterations > 0 && checkable) {
     COLLBENCH_ASSIGN_OR_RETURN(CheckOutcome checked, check_row(backend_, boot_, options_, {row, call, buf, hosts_}));
     m.checked = true;
     m.wrong = checked.wrong;
@@ -138,7 +143,10 @@ Result<report::Measurement> Runner::measure_placement(const RowPlan& row, Placem
 
 Result<SweepPlan> Runner::plan() const {
   COLLBENCH_RETURN_IF_ERROR(check_launch_modes(options_, backend_));
-  return plan_sweep(options_, boot_.size());
+  // The smallest device of the job bounds -e on every rank alike (0 on host memory).
+  std::array<double, 1> memory = {static_cast<double>(backend_.device().memory_bytes)};
+  COLLBENCH_RETURN_IF_ERROR(boot_.allreduce(memory, ReduceOp::kMin));
+  return plan_sweep(options_, boot_.size(), static_cast<std::uint64_t>(memory[0]));
 }
 
 Result<report::SizeRecord> Runner::measure_row(const RowPlan& row) {
@@ -153,7 +161,7 @@ Result<report::SizeRecord> Runner::measure_row(const RowPlan& row) {
   rec.count = row.counts.param;
   if (auto reason = coll::rank_constraint(row.collective, boot_.size())) {
     rec.skipped = *reason;
-  } else if (auto why = backend_.unsupported(row.collective, row.type, row.op, boot_.size())) {
+  } else if (auto why = backend_.comm().unsupported(row.collective, row.type, row.op, boot_.size())) {
     rec.skipped = "not supported by this backend: " + *why;
   } else if (row.counts.param == 0) {
     rec.skipped = "fewer than one element per rank at " + std::to_string(row.requested_bytes) + " B";
@@ -177,8 +185,9 @@ Status Runner::finish(RunOutcome& outcome, report::RunStatus status, const Statu
 }
 
 Status Runner::allocate(const SweepPlan& plan) {
-  COLLBENCH_ASSIGN_OR_RETURN(send_, backend_.allocate(std::max<std::uint64_t>(plan.send_buffer_bytes, 1)));
-  COLLBENCH_ASSIGN_OR_RETURN(recv_, backend_.allocate(std::max<std::uint64_t>(plan.recv_buffer_bytes, 1)));
+  buffer_bytes_ = std::max<std::uint64_t>(plan.buffer_bytes, 1);
+  COLLBENCH_ASSIGN_OR_RETURN(send_, backend_.allocate(buffer_bytes_));
+  COLLBENCH_ASSIGN_OR_RETURN(recv_, backend_.allocate(buffer_bytes_));
   return ok_status();
 }
 

@@ -28,7 +28,7 @@ class Runner {
       : options_(options), boot_(boot), backend_(backend), reporter_(reporter), watchdog_(watchdog) {}
 
   // Usage errors (sizes, roots, launch modes) surface here, before anything is allocated or
-  // written.
+  // written. Every rank calls it (the ranks agree on the smallest device's memory).
   Result<SweepPlan> plan() const;
 
   // A failure ends the sweep; the reporters still receive end() with the error and the
@@ -50,6 +50,7 @@ class Runner {
   Watchdog* watchdog_;
   backend::Buffer send_;
   backend::Buffer recv_;
+  std::uint64_t buffer_bytes_ = 0;  // each of send_ and recv_
   std::vector<std::string> hosts_;  // host of each rank
   const report::RunContext* context_ = nullptr;
   std::uint64_t max_rss_bytes_ = 0;

@@ -33,13 +33,26 @@ Result<std::vector<std::uint64_t>> size_series(std::uint64_t min_bytes, std::uin
   return sizes;
 }
 
-Result<SweepPlan> plan_sweep(const RunOptions& options, int nranks) {
-  COLLBENCH_ASSIGN_OR_RETURN(auto sizes,
-                             size_series(options.min_bytes, options.max_bytes, options.step_factor, options.step_bytes));
+std::uint64_t max_bytes_for_device(std::uint64_t memory_bytes) {
+  constexpr std::uint64_t kGiB = std::uint64_t{1} << 30;
+  const std::uint64_t reserve = std::min((memory_bytes + 16 * kGiB - 1) / (16 * kGiB) * kGiB, 4 * kGiB);
+  if (memory_bytes <= reserve + kGiB) return 0;
+  return (memory_bytes - reserve - kGiB) / 2;
+}
+
+Result<SweepPlan> plan_sweep(const RunOptions& options, int nranks, std::uint64_t device_memory_bytes) {
+  SweepPlan plan;
+  std::uint64_t max_bytes = options.max_bytes;
+  std::uint64_t min_bytes = options.min_bytes;
+  if (device_memory_bytes > 0 && max_bytes > max_bytes_for_device(device_memory_bytes)) {
+    max_bytes = max_bytes_for_device(device_memory_bytes);
+    min_bytes = std::min(min_bytes, max_bytes);
+    plan.notes.push_back("Reducing maxBytes to " + std::to_string(max_bytes) + " due to memory limitation");
+  }
+  COLLBENCH_ASSIGN_OR_RETURN(auto sizes, size_series(min_bytes, max_bytes, options.step_factor, options.step_bytes));
   if (options.root < 0 || options.root >= nranks) {
     return usage("-r/--root " + std::to_string(options.root) + " is not a rank of this job (0.." + std::to_string(nranks - 1) + ")");
   }
-  SweepPlan plan;
   for (coll::Collective c : options.collectives) {
     const auto& t = coll::traits(c);
     std::vector<int> roots = {-1};
@@ -57,13 +70,12 @@ Result<SweepPlan> plan_sweep(const RunOptions& options, int nranks) {
             const coll::Counts k = coll::counts_for(c, size / elem, elem, nranks, options.counts);
             any_runs = any_runs || k.param > 0;
             plan.rows.push_back({c, type, op, root, size, k});
-            plan.send_buffer_bytes = std::max(plan.send_buffer_bytes, k.send * elem);
-            plan.recv_buffer_bytes = std::max({plan.recv_buffer_bytes, k.recv * elem, k.send * elem});
+            plan.buffer_bytes = std::max({plan.buffer_bytes, k.recv * elem, k.send * elem});
           }
         }
       }
       if (!any_runs) {
-        return usage("-e/--maxbytes " + std::to_string(options.max_bytes) + " is too small for " + std::string(t.name) +
+        return usage("-e/--maxbytes " + std::to_string(max_bytes) + " is too small for " + std::string(t.name) +
                      " of " + std::string(to_string(type)) + " over " + std::to_string(nranks) +
                      " ranks: no size holds at least one element per rank");
       }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "bench/coll/collective.hpp"
@@ -25,13 +26,22 @@ struct RowPlan {
 };
 
 struct SweepPlan {
-  std::vector<RowPlan> rows;           // one cycle
-  std::uint64_t send_buffer_bytes = 0; // largest send buffer of any row
-  std::uint64_t recv_buffer_bytes = 0; // largest receive buffer, in-place layouts included
+  std::vector<RowPlan> rows;     // one cycle
+  // Each of the send and receive buffers holds this much (as nccl-tests allocates both at
+  // -e): the largest send or receive buffer of any row, in-place layouts included. The
+  // rotation moves through it.
+  std::uint64_t buffer_bytes = 0;
+  std::vector<std::string> notes;  // "Reducing maxBytes to ... due to memory limitation"
 };
 
+// The largest -e whose two buffers fit a device of `memory_bytes`, as nccl-tests reserves
+// room (1 GiB per 16 GiB installed, at most 4 GiB, plus 1 GiB for the rest). collbench checks
+// in closed form, so there is no third (expected) buffer.
+std::uint64_t max_bytes_for_device(std::uint64_t memory_bytes);
+
 // Fails with a usage error naming the flag when no row can run (sizes too small for the type
-// and the rank count) or a root is out of range.
-Result<SweepPlan> plan_sweep(const RunOptions& options, int nranks);
+// and the rank count) or a root is out of range. `device_memory_bytes` (0: host memory) is
+// the smallest device of the job: -e is lowered to fit it, with a note, not refused.
+Result<SweepPlan> plan_sweep(const RunOptions& options, int nranks, std::uint64_t device_memory_bytes = 0);
 
 }  // namespace collbench::engine

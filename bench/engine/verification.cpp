@@ -23,7 +23,7 @@ Status corrupt_one_element(backend::Backend& backend, const CheckContext& ctx, s
   // All ones: the checker's "never written" marker, which no pattern value equals in any type.
   std::array<std::byte, 8> bytes{};
   bytes.fill(std::byte{0xff});
-  return backend.write_bytes(target, bytes.data(), elem);
+  return backend.memory().write_bytes(target, bytes.data(), elem);
 }
 
 Result<std::vector<report::Mismatch>> gather_mismatches(bootstrap::Bootstrap& boot, const check::CheckResult& mine,
@@ -59,12 +59,12 @@ Result<CheckOutcome> check_row(backend::Backend& backend, bootstrap::Bootstrap& 
   for (std::uint64_t it = 1; it <= options.check_iterations; ++it) {
     const check::DataSpec spec =
         check::make_data_spec(row.collective, row.type, row.op, boot.size(), row.root, row.counts, check_seed(options, it));
-    COLLBENCH_RETURN_IF_ERROR(backend.poison(ctx.buffers.region, ctx.buffers.region_bytes));
-    COLLBENCH_RETURN_IF_ERROR(backend.fill_input(ctx.buffers.send, row.counts.send, spec, rank));
-    COLLBENCH_RETURN_IF_ERROR(backend.launch(ctx.call));
-    COLLBENCH_RETURN_IF_ERROR(backend.synchronize());
+    COLLBENCH_RETURN_IF_ERROR(backend.memory().poison(ctx.buffers.region, ctx.buffers.region_bytes));
+    COLLBENCH_RETURN_IF_ERROR(backend.memory().fill_input(ctx.buffers.send, row.counts.send, spec, rank));
+    COLLBENCH_RETURN_IF_ERROR(backend.comm().launch(ctx.call));
+    COLLBENCH_RETURN_IF_ERROR(backend.comm().synchronize());
     if (corrupt_here) COLLBENCH_RETURN_IF_ERROR(corrupt_one_element(backend, ctx, options.fault.corrupt_index));
-    COLLBENCH_ASSIGN_OR_RETURN(check::CheckResult mine, backend.verify(ctx.buffers.recv, spec, rank, options.max_mismatches));
+    COLLBENCH_ASSIGN_OR_RETURN(check::CheckResult mine, backend.memory().verify(ctx.buffers.recv, spec, rank, options.max_mismatches));
 
     std::array<double, 1> wrong = {static_cast<double>(mine.wrong)};
     COLLBENCH_RETURN_IF_ERROR(boot.allreduce(wrong, ReduceOp::kSum));

@@ -93,4 +93,12 @@ std::string Runtime::library_version() {
   return version;
 }
 
+Result<std::shared_ptr<Runtime>> shared_runtime(ProcessResources& process) {
+  COLLBENCH_ASSIGN_OR_RETURN(auto any, process.runtime("mpi", []() -> Result<std::shared_ptr<void>> {
+    COLLBENCH_ASSIGN_OR_RETURN(std::shared_ptr<Runtime> made, Runtime::create());
+    return std::shared_ptr<void>(std::move(made));
+  }));
+  return std::static_pointer_cast<Runtime>(any);
+}
+
 }  // namespace collbench::mpi

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "common/process_resources.hpp"
 #include "common/status.hpp"
 
 namespace collbench::mpi {
@@ -25,5 +26,9 @@ class Runtime {
   Runtime() = default;
   bool initialized_here_ = false;
 };
+
+// The process's MPI runtime, shared by the MPI bootstrap and the MPI backend: created by the
+// first that asks (ProcessResources key "mpi").
+Result<std::shared_ptr<Runtime>> shared_runtime(ProcessResources& process);
 
 }  // namespace collbench::mpi

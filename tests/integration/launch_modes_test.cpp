@@ -58,7 +58,7 @@ TEST(LaunchModes, AggregationAndGraphsNeedABackendThatHasThem) {
   EXPECT_NE(g.err.find("-G/--cudagraph 3"), std::string::npos) << g.err;
   const Outcome r = run_process(collbench({"run", "--backend", "bootstrap", "-R", "1", "-e", "1K"}), 60);
   EXPECT_EQ(r.exit_code, 5) << r.out << r.err;
-  EXPECT_NE(r.err.find("-R/--local_register needs the nccl backend"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("-R/--local_register needs a backend that registers buffers (nccl)"), std::string::npos) << r.err;
 }
 
 TEST(BackendChoice, NcclWithoutAGpuIsALibraryErrorNamingTheDriverError) {

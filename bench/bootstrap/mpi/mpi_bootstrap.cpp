@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "bench/bootstrap/registry.hpp"
 #include "bench/mpi/mpi_comm.hpp"
 #include "bench/mpi/mpi_error.hpp"
 
@@ -92,6 +93,16 @@ Result<std::unique_ptr<Bootstrap>> make_mpi_bootstrap(std::shared_ptr<mpi::Runti
   auto boot = std::make_unique<MpiBootstrap>(std::move(runtime));
   COLLBENCH_RETURN_IF_ERROR(boot->init().with_context("MPI bootstrap"));
   return std::unique_ptr<Bootstrap>(std::move(boot));
+}
+
+const BootstrapEntry& mpi_bootstrap_entry() {
+  static const BootstrapEntry entry{
+      "mpi", "MPI_COMM_WORLD (auto: under mpirun, or srun --mpi=pmix)",
+      [](const BootstrapSetup& setup) -> Result<std::unique_ptr<Bootstrap>> {
+        COLLBENCH_ASSIGN_OR_RETURN(auto runtime, mpi::shared_runtime(setup.process));
+        return make_mpi_bootstrap(std::move(runtime));
+      }};
+  return entry;
 }
 
 }  // namespace collbench::bootstrap

@@ -4,10 +4,13 @@
 #include <memory>
 
 #include "bench/bootstrap/bootstrap.hpp"
+#include "bench/bootstrap/registry.hpp"
 #include "bench/mpi/mpi_runtime.hpp"
 
 namespace collbench::bootstrap {
 
 Result<std::unique_ptr<Bootstrap>> make_mpi_bootstrap(std::shared_ptr<mpi::Runtime> runtime);
+
+const BootstrapEntry& mpi_bootstrap_entry();
 
 }  // namespace collbench::bootstrap

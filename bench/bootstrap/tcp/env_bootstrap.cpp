@@ -7,6 +7,7 @@
 #include <cstring>
 #include <functional>
 
+#include "bench/bootstrap/registry.hpp"
 #include "bench/bootstrap/tcp/messages.hpp"
 #include "bench/bootstrap/tcp/rendezvous.hpp"
 
@@ -312,6 +313,23 @@ Result<std::unique_ptr<Bootstrap>> make_env_bootstrap(const EnvConfig& config) {
     place = join.welcome;
   }
   return std::unique_ptr<Bootstrap>(std::make_unique<EnvBootstrap>(std::move(cfg), place, std::move(links)));
+}
+
+}  // namespace collbench::bootstrap
+
+namespace collbench::bootstrap {
+
+const BootstrapEntry& env_bootstrap_entry() {
+  static const BootstrapEntry entry{
+      "env",
+      "TCP rendezvous at MASTER_ADDR:MASTER_PORT from torchrun or Slurm variables (auto: when WORLD_SIZE, or "
+      "SLURM_NTASKS > 1 with MASTER_ADDR, is set)",
+      [](const BootstrapSetup& setup) -> Result<std::unique_ptr<Bootstrap>> {
+        COLLBENCH_ASSIGN_OR_RETURN(const auto config,
+                                   env_config_from_environment(setup.rendezvous_timeout_s, setup.stagger_ms));
+        return make_env_bootstrap(config);
+      }};
+  return entry;
 }
 
 }  // namespace collbench::bootstrap

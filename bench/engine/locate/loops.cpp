@@ -21,8 +21,8 @@ Status Loops::allocate(std::uint64_t bytes) {
   COLLBENCH_ASSIGN_OR_RETURN(send_, backend_.allocate(bytes));
   COLLBENCH_ASSIGN_OR_RETURN(recv_, backend_.allocate(bytes));
   // Touch every page before timing: first-touch faults are not bandwidth.
-  COLLBENCH_RETURN_IF_ERROR(backend_.poison(send_.data(), bytes));
-  return backend_.poison(recv_.data(), bytes);
+  COLLBENCH_RETURN_IF_ERROR(backend_.memory().poison(send_.data(), bytes));
+  return backend_.memory().poison(recv_.data(), bytes);
 }
 
 bool Loops::delayed(std::uint64_t bytes) const {
@@ -41,8 +41,8 @@ Result<LoopSamples> Loops::all_reduce(std::uint64_t bytes, std::uint64_t warmup,
   const std::string what = "locate: all_reduce of " + size_text(bytes);
   {
     WatchedStep step(watchdog_, what + ": warm-up", warmup + 1);
-    for (std::uint64_t i = 0; i < warmup; ++i) COLLBENCH_RETURN_IF_ERROR(backend_.launch(call));
-    COLLBENCH_RETURN_IF_ERROR(backend_.synchronize());
+    for (std::uint64_t i = 0; i < warmup; ++i) COLLBENCH_RETURN_IF_ERROR(backend_.comm().launch(call));
+    COLLBENCH_RETURN_IF_ERROR(backend_.comm().synchronize());
   }
   WatchedStep step(watchdog_, what + ": timed loop of " + std::to_string(iterations) + " iterations", 2 * iterations + 1);
   LoopSamples out;
@@ -57,8 +57,8 @@ Result<LoopSamples> Loops::all_reduce(std::uint64_t bytes, std::uint64_t warmup,
     if (slow) delay();  // before the call: a late arrival, not a slow collective
     if (watchdog_ != nullptr) watchdog_->note_iteration(i);
     const Clock::time_point enter = Clock::now();
-    COLLBENCH_RETURN_IF_ERROR(backend_.launch(call));
-    COLLBENCH_RETURN_IF_ERROR(backend_.synchronize());
+    COLLBENCH_RETURN_IF_ERROR(backend_.comm().launch(call));
+    COLLBENCH_RETURN_IF_ERROR(backend_.comm().synchronize());
     out.iteration_us[i] = micros(enter, Clock::now());
     out.late_us[i] = micros(released, enter);
   }
@@ -83,8 +83,8 @@ Result<LoopSamples> Loops::p2p(std::uint64_t bytes, int send_peer, int recv_peer
   }
   {
     WatchedStep step(watchdog_, what + ": warm-up", warmup + 1);
-    for (std::uint64_t i = 0; i < warmup; ++i) COLLBENCH_RETURN_IF_ERROR(backend_.launch_p2p(call));
-    COLLBENCH_RETURN_IF_ERROR(backend_.synchronize());
+    for (std::uint64_t i = 0; i < warmup; ++i) COLLBENCH_RETURN_IF_ERROR(backend_.comm().launch_p2p(call));
+    COLLBENCH_RETURN_IF_ERROR(backend_.comm().synchronize());
   }
   WatchedStep step(watchdog_, what + ": timed loop of " + std::to_string(iterations) + " iterations", iterations + 1);
   LoopSamples out;
@@ -97,8 +97,8 @@ Result<LoopSamples> Loops::p2p(std::uint64_t bytes, int send_peer, int recv_peer
     if (watchdog_ != nullptr) watchdog_->note_iteration(i);
     const Clock::time_point begin = Clock::now();
     if (slow) delay();  // inside the clock: the peer waits for it as for a slow link
-    COLLBENCH_RETURN_IF_ERROR(backend_.launch_p2p(call));
-    COLLBENCH_RETURN_IF_ERROR(backend_.synchronize());
+    COLLBENCH_RETURN_IF_ERROR(backend_.comm().launch_p2p(call));
+    COLLBENCH_RETURN_IF_ERROR(backend_.comm().synchronize());
     out.iteration_us[i] = micros(begin, Clock::now());
   }
   out.elapsed_s = micros(start, Clock::now()) * 1e-6;

@@ -2,7 +2,8 @@
 // read, version texts, and which types and ops a library and GPU can run.
 #include <gtest/gtest.h>
 
-#include "bench/backend/nccl/cuda_try.hpp"
+#include "bench/backend/cuda/cuda_try.hpp"
+#include "bench/backend/nccl/nccl_try.hpp"
 #include "bench/backend/nccl/nccl_types.hpp"
 
 namespace collbench::backend::nccl {

@@ -57,8 +57,34 @@ TEST(PlanSweep, AllReduceFloatCountsAndBuffers) {
   ASSERT_EQ(plan->rows.size(), 18u);
   EXPECT_EQ(plan->rows.front().counts.param, 2u);
   EXPECT_EQ(plan->rows.back().counts.param, 262144u);
-  EXPECT_EQ(plan->send_buffer_bytes, 1u << 20);
-  EXPECT_EQ(plan->recv_buffer_bytes, 1u << 20);
+  EXPECT_EQ(plan->buffer_bytes, 1u << 20);
+  EXPECT_TRUE(plan->notes.empty());
+}
+
+TEST(PlanSweep, GatherLikeBuffersHoldTheLargerSide) {
+  // As nccl-tests allocates both at -e: all_gather's receive buffer is the row's size, and the
+  // send buffer is as large (the rotation moves through it).
+  RunOptions o = options(1024, 1 << 20);
+  o.collectives = {coll::Collective::kAllGather};
+  auto plan = plan_sweep(o, 4);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->buffer_bytes, 1u << 20);
+}
+
+TEST(PlanSweep, MaxBytesIsLoweredToFitTheDeviceWithANote) {
+  // nccl-tests: reserve 1 GiB per 16 GiB (at most 4), 1 GiB more; collbench has two buffers.
+  constexpr std::uint64_t kGiB = std::uint64_t{1} << 30;
+  EXPECT_EQ(max_bytes_for_device(80 * kGiB), (80 - 4 - 1) * kGiB / 2);
+  EXPECT_EQ(max_bytes_for_device(16 * kGiB), (16 - 1 - 1) * kGiB / 2);
+  EXPECT_EQ(max_bytes_for_device(kGiB), 0u);
+  RunOptions o = options(1 << 20, 64 * kGiB);
+  auto plan = plan_sweep(o, 8, 80 * kGiB);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->rows.back().requested_bytes, 32 * kGiB);  // the last power of two that fits
+  ASSERT_EQ(plan->notes.size(), 1u);
+  EXPECT_EQ(plan->notes[0], "Reducing maxBytes to " + std::to_string(75 * kGiB / 2) + " due to memory limitation");
+  // Host memory (0) is never clamped.
+  EXPECT_TRUE(plan_sweep(options(8, 64), 2, 0)->notes.empty());
 }
 
 TEST(PlanSweep, SizeSmallerThanOneElementIsAUsageError) {

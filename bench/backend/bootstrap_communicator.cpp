@@ -1,10 +1,11 @@
-#include "bench/backend/bootstrap_backend.hpp"
+#include "bench/backend/bootstrap_communicator.hpp"
 
 #include <cstring>
 #include <vector>
 
 #include "bench/backend/host_memory.hpp"
 #include "bench/backend/host_reduce.hpp"
+#include "bench/backend/registry.hpp"
 #include "bench/check/pattern.hpp"
 
 namespace collbench::backend {
@@ -12,15 +13,14 @@ namespace {
 
 using coll::Collective;
 
-class BootstrapBackend final : public HostMemoryBackend {
+class BootstrapCommunicator final : public Communicator {
  public:
-  BootstrapBackend(bootstrap::Bootstrap& boot, std::string cpu_set) : boot_(boot), cpu_set_(std::move(cpu_set)) {}
+  explicit BootstrapCommunicator(bootstrap::Bootstrap& boot) : boot_(boot) {}
 
   BackendInfo info() const override {
     return {"bootstrap", "collectives over the " + std::string(boot_.name()) + " bootstrap (reference, not for bandwidth)",
-            "host"};
+            ""};
   }
-  DeviceInfo device() const override { return {"cpu", -1, "CPUs " + cpu_set_, ""}; }
   std::optional<std::string> unsupported(Collective, DataType, ReduceOp, int) const override { return std::nullopt; }
   Status synchronize() override { return ok_status(); }
   Status launch(const Call& call) override;
@@ -35,13 +35,12 @@ class BootstrapBackend final : public HostMemoryBackend {
   void reduce_blocks(void* dst, std::uint64_t first, std::uint64_t count, const Call& call);
 
   bootstrap::Bootstrap& boot_;
-  std::string cpu_set_;
   std::vector<std::byte> mine_;
   std::vector<std::byte> all_;
   std::uint64_t stride_ = 0;
 };
 
-Status BootstrapBackend::gather_all(const void* src, std::uint64_t bytes) {
+Status BootstrapCommunicator::gather_all(const void* src, std::uint64_t bytes) {
   // Copied first: in place, `src` overlaps the output that the reduction writes.
   mine_.assign(static_cast<const std::byte*>(src), static_cast<const std::byte*>(src) + bytes);
   all_.resize(bytes * static_cast<std::uint64_t>(boot_.size()));
@@ -50,7 +49,7 @@ Status BootstrapBackend::gather_all(const void* src, std::uint64_t bytes) {
 }
 
 // dst[0..count) = op over ranks of element [first, first + count) of every rank's input.
-void BootstrapBackend::reduce_blocks(void* dst, std::uint64_t first, std::uint64_t count, const Call& call) {
+void BootstrapCommunicator::reduce_blocks(void* dst, std::uint64_t first, std::uint64_t count, const Call& call) {
   const std::uint64_t elem = traits(call.type).size;
   std::vector<std::byte> term(count * elem);
   std::memcpy(dst, block(0, first * elem), count * elem);
@@ -63,7 +62,7 @@ void BootstrapBackend::reduce_blocks(void* dst, std::uint64_t first, std::uint64
   if (call.op == ReduceOp::kAvg) finish_average(dst, count, call.type, boot_.size());
 }
 
-Status BootstrapBackend::launch(const Call& call) {
+Status BootstrapCommunicator::launch(const Call& call) {
   const std::uint64_t elem = traits(call.type).size;
   const std::uint64_t base = call.counts.param;
   const auto me = static_cast<std::uint64_t>(boot_.rank());
@@ -106,7 +105,7 @@ Status BootstrapBackend::launch(const Call& call) {
 
 // Every rank contributes its send block (zeros without a send peer), so that the exchange
 // through the bootstrap has the same length everywhere; each then keeps its sender's block.
-Status BootstrapBackend::launch_p2p(const P2pCall& call) {
+Status BootstrapCommunicator::launch_p2p(const P2pCall& call) {
   if (call.send_peer >= boot_.size() || call.recv_peer >= boot_.size()) {
     return Status::error(ErrorCode::kInternal, "point-to-point peer out of range");
   }
@@ -123,8 +122,30 @@ Status BootstrapBackend::launch_p2p(const P2pCall& call) {
 
 }  // namespace
 
-std::unique_ptr<Backend> make_bootstrap_backend(bootstrap::Bootstrap& boot, std::string cpu_set) {
-  return std::make_unique<BootstrapBackend>(boot, std::move(cpu_set));
+std::unique_ptr<Communicator> make_bootstrap_communicator(bootstrap::Bootstrap& boot) {
+  return std::make_unique<BootstrapCommunicator>(boot);
+}
+
+const BackendEntry& bootstrap_backend_entry() {
+  static const BackendEntry entry{
+      .name = "bootstrap",
+      .help = "collectives through the bootstrap's own exchanges on host memory: right results, not a bandwidth "
+              "measurement (auto: when nothing else can run)",
+      .auto_order = 2,
+      .features = {.memory = "host", .point_to_point = true, .groups = false, .graphs = false, .registration = false,
+                   .threads = true},
+      .usable = [](const BackendSetup&) -> Result<std::string> { return std::string(); },
+      .launchable = [](const BackendSetup&) { return ok_status(); },
+      .make = [](const BackendSetup& s) -> Result<std::unique_ptr<Backend>> {
+        return std::make_unique<Backend>(std::make_unique<HostMemory>(s.cpu_set), make_bootstrap_communicator(s.boot));
+      },
+      .auto_note =
+          [](const BackendSetup& s) {
+            return "collectives run through the " + std::string(s.boot.name()) +
+                   " bootstrap on host memory: a correctness check, not a bandwidth measurement";
+          },
+  };
+  return entry;
 }
 
 }  // namespace collbench::backend

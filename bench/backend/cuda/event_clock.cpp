@@ -1,8 +1,8 @@
-#include "bench/backend/nccl/event_clock.hpp"
+#include "bench/backend/cuda/event_clock.hpp"
 
-#include "bench/backend/nccl/cuda_try.hpp"
+#include "bench/backend/cuda/cuda_try.hpp"
 
-namespace collbench::backend::nccl {
+namespace collbench::backend::cuda {
 
 EventClock::~EventClock() {
   for (cudaEvent_t e : events_) (void)cudaEventDestroy(e);
@@ -33,4 +33,4 @@ Status EventClock::read_us(std::span<double> out) {
   return ok_status();
 }
 
-}  // namespace collbench::backend::nccl
+}  // namespace collbench::backend::cuda

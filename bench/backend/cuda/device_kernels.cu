@@ -1,10 +1,10 @@
-#include "bench/backend/nccl/device_kernels.hpp"
+#include "bench/backend/cuda/device_kernels.hpp"
 
 #include <algorithm>
 
 #include "bench/check/element_check.hpp"
 
-namespace collbench::backend::nccl {
+namespace collbench::backend::cuda {
 namespace {
 
 using check::ElementOf;
@@ -81,4 +81,4 @@ cudaError_t check_segment_device(const void* recv, const check::DataSpec& spec, 
   return cudaGetLastError();
 }
 
-}  // namespace collbench::backend::nccl
+}  // namespace collbench::backend::cuda

@@ -8,11 +8,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "bench/backend/nccl/device_kernels.hpp"
+#include "bench/backend/cuda/device_kernels.hpp"
 #include "bench/check/host_check.hpp"
 #include "common/status.hpp"
 
-namespace collbench::backend::nccl {
+namespace collbench::backend::cuda {
 
 class DeviceChecker {
  public:
@@ -42,4 +42,4 @@ class DeviceChecker {
   std::uint32_t capacity_ = 0;
 };
 
-}  // namespace collbench::backend::nccl
+}  // namespace collbench::backend::cuda

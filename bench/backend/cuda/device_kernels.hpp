@@ -10,7 +10,7 @@
 #include "bench/check/host_check.hpp"
 #include "bench/check/layout.hpp"
 
-namespace collbench::backend::nccl {
+namespace collbench::backend::cuda {
 
 // One wrong element, as raw bits of its type (zero-extended).
 struct MismatchBits {
@@ -43,4 +43,4 @@ cudaError_t check_segment_device(const void* recv, const check::DataSpec& spec, 
                                  std::uint64_t first, std::uint64_t last, CheckCounters* counters,
                                  MismatchBits* slots, std::uint32_t capacity, int sms, cudaStream_t stream);
 
-}  // namespace collbench::backend::nccl
+}  // namespace collbench::backend::cuda

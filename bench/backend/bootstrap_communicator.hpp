@@ -5,13 +5,12 @@
 #pragma once
 
 #include <memory>
-#include <string>
 
-#include "bench/backend/backend.hpp"
+#include "bench/backend/communicator.hpp"
 #include "bench/bootstrap/bootstrap.hpp"
 
 namespace collbench::backend {
 
-std::unique_ptr<Backend> make_bootstrap_backend(bootstrap::Bootstrap& boot, std::string cpu_set);
+std::unique_ptr<Communicator> make_bootstrap_communicator(bootstrap::Bootstrap& boot);
 
 }  // namespace collbench::backend

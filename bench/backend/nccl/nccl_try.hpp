@@ -1,8 +1,7 @@
-// CUDA and NCCL calls as Status values: the failed expression, where it was called, the
-// library's own error string and, for NCCL, its last error message. Never prints or exits.
+// NCCL calls as Status values: the failed expression, where it was called, NCCL's error
+// string and, where the library left one, its last error message. Never prints or exits.
 #pragma once
 
-#include <cuda_runtime_api.h>
 #include <nccl.h>
 
 #include <source_location>
@@ -11,20 +10,11 @@
 
 namespace collbench::backend::nccl {
 
-Status cuda_error(cudaError_t rc, const char* expr, std::source_location where);
 Status nccl_error(ncclResult_t rc, const char* expr, std::source_location where);
 
 }  // namespace collbench::backend::nccl
 
 // Returns (as a Status, or a Result's error) from the enclosing function when `expr` fails.
-#define COLLBENCH_CUDA_TRY(expr)                                                                       \
-  do {                                                                                                 \
-    const cudaError_t collbench_cuda_rc_ = (expr);                                                     \
-    if (collbench_cuda_rc_ != cudaSuccess) {                                                           \
-      return ::collbench::backend::nccl::cuda_error(collbench_cuda_rc_, #expr, std::source_location::current()); \
-    }                                                                                                  \
-  } while (false)
-
 #define COLLBENCH_NCCL_TRY(expr)                                                                       \
   do {                                                                                                 \
     const ncclResult_t collbench_nccl_rc_ = (expr);                                                    \

@@ -1,11 +1,11 @@
-#include "bench/backend/nccl/device_select.hpp"
+#include "bench/backend/cuda/device_select.hpp"
 
 #include <cuda_runtime_api.h>
 
 #include "bench/backend/device_map.hpp"
-#include "bench/backend/nccl/cuda_try.hpp"
+#include "bench/backend/cuda/cuda_try.hpp"
 
-namespace collbench::backend::nccl {
+namespace collbench::backend::cuda {
 namespace {
 
 Status no_device(cudaError_t rc) {
@@ -14,7 +14,7 @@ Status no_device(cudaError_t rc) {
 
 // Looks at this process's GPUs, picks one and makes it current; fills as much of the claim
 // as it learns on the way.
-Status claim_device(const bootstrap::Bootstrap& boot, DeviceClaim& claim, SelectedDevice& out) {
+Status claim_device(const bootstrap::Bootstrap& boot, int first_device, DeviceClaim& claim, SelectedDevice& out) {
   int count = 0;
   const cudaError_t rc = cudaGetDeviceCount(&count);
   if (rc != cudaSuccess) {
@@ -22,7 +22,7 @@ Status claim_device(const bootstrap::Bootstrap& boot, DeviceClaim& claim, Select
     return no_device(rc);
   }
   claim.visible_devices = count;
-  COLLBENCH_ASSIGN_OR_RETURN(const int ordinal, choose_device(boot.rank(), claim.host, boot.local_rank(), count));
+  COLLBENCH_ASSIGN_OR_RETURN(const int ordinal, choose_device(boot.rank(), claim.host, boot.local_rank(), count, first_device));
   COLLBENCH_CUDA_TRY(cudaSetDevice(ordinal));
   cudaDeviceProp prop{};
   COLLBENCH_CUDA_TRY(cudaGetDeviceProperties(&prop, ordinal));
@@ -45,13 +45,13 @@ Status claim_device(const bootstrap::Bootstrap& boot, DeviceClaim& claim, Select
 
 }  // namespace
 
-Result<SelectedDevice> select_device(bootstrap::Bootstrap& boot, const std::string& host) {
+Result<SelectedDevice> select_device(bootstrap::Bootstrap& boot, const std::string& host, int first_device) {
   DeviceClaim claim;
   claim.rank = boot.rank();
   claim.host = host;
   claim.local_rank = boot.local_rank();
   SelectedDevice selected;
-  const Status mine = claim_device(boot, claim, selected);
+  const Status mine = claim_device(boot, first_device, claim, selected);
   if (!mine.ok()) {
     claim.error_code = mine.code();
     claim.error = mine.message();
@@ -67,4 +67,4 @@ Result<SelectedDevice> select_device(bootstrap::Bootstrap& boot, const std::stri
   return selected;
 }
 
-}  // namespace collbench::backend::nccl
+}  // namespace collbench::backend::cuda

@@ -1,4 +1,4 @@
-#include "bench/backend/mpi/mpi_backend.hpp"
+#include "bench/backend/mpi/mpi_communicator.hpp"
 
 #include <mpi.h>
 
@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "bench/backend/host_memory.hpp"
 #include "bench/backend/host_reduce.hpp"
 #include "bench/backend/mpi/mpi_types.hpp"
 #include "bench/check/pattern.hpp"
@@ -20,24 +19,22 @@ using coll::Collective;
 
 int as_int(std::uint64_t count) { return static_cast<int>(count); }
 
-class MpiBackend final : public HostMemoryBackend {
+class MpiCommunicator final : public Communicator {
  public:
-  MpiBackend(std::shared_ptr<mpi::Runtime> runtime, std::string cpu_set)
-      : runtime_(std::move(runtime)), cpu_set_(std::move(cpu_set)) {}
-  ~MpiBackend() override {
+  explicit MpiCommunicator(std::shared_ptr<mpi::Runtime> runtime) : runtime_(std::move(runtime)) {}
+  ~MpiCommunicator() override {
     if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
   }
   // Owns comm_: a copy would free it twice.
-  MpiBackend(const MpiBackend&) = delete;
-  MpiBackend& operator=(const MpiBackend&) = delete;
+  MpiCommunicator(const MpiCommunicator&) = delete;
+  MpiCommunicator& operator=(const MpiCommunicator&) = delete;
 
   Status init() {
     COLLBENCH_RETURN_IF_ERROR(mpi::dup_world(comm_, rank_, size_));
     return types_.init();
   }
 
-  BackendInfo info() const override { return {"mpi", mpi::Runtime::library_version(), "host"}; }
-  DeviceInfo device() const override { return {"cpu", -1, "CPUs " + cpu_set_, "", -1}; }
+  BackendInfo info() const override { return {"mpi", mpi::Runtime::library_version(), ""}; }
 
   std::optional<std::string> unsupported(Collective, DataType, ReduceOp, int) const override { return std::nullopt; }
 
@@ -55,7 +52,6 @@ class MpiBackend final : public HostMemoryBackend {
   const void* premultiplied(const Call& call);
 
   std::shared_ptr<mpi::Runtime> runtime_;
-  std::string cpu_set_;
   MpiTypes types_;
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0;
@@ -66,7 +62,7 @@ class MpiBackend final : public HostMemoryBackend {
 
 // premulsum: the input times the scalar, then a sum. Out of place the send buffer must stay
 // intact for the next iteration, so the scaled copy goes to scratch memory.
-const void* MpiBackend::premultiplied(const Call& call) {
+const void* MpiCommunicator::premultiplied(const Call& call) {
   const std::uint64_t count = call.counts.send;
   if (call.in_place) {
     scale_elements(const_cast<void*>(call.send), count, call.type, check::kPreMulScalar);
@@ -79,7 +75,7 @@ const void* MpiBackend::premultiplied(const Call& call) {
   return scratch_.data();
 }
 
-Status MpiBackend::reduction(const Call& call, const void* input) {
+Status MpiCommunicator::reduction(const Call& call, const void* input) {
   MPI_Datatype type = types_.datatype(call.type);
   MPI_Op op = types_.op(call.type, call.op);
   const int n = as_int(call.counts.param);
@@ -121,7 +117,7 @@ Status MpiBackend::reduction(const Call& call, const void* input) {
   return ok_status();
 }
 
-Status MpiBackend::movement(const Call& call) {
+Status MpiCommunicator::movement(const Call& call) {
   MPI_Datatype type = types_.datatype(call.type);
   const std::uint64_t elem = traits(call.type).size;
   const int n = as_int(call.counts.param);
@@ -164,14 +160,14 @@ Status MpiBackend::movement(const Call& call) {
   return ok_status();
 }
 
-Status MpiBackend::launch(const Call& call) {
+Status MpiCommunicator::launch(const Call& call) {
   if (!coll::traits(call.collective).takes_op) return movement(call);
   return reduction(call, call.op == ReduceOp::kPreMulSum ? premultiplied(call) : call.send);
 }
 
 // MPI_PROC_NULL makes a missing peer a no-op on that side; a tag of its own keeps these
 // apart from the hypercube exchange on the same communicator.
-Status MpiBackend::launch_p2p(const P2pCall& call) {
+Status MpiCommunicator::launch_p2p(const P2pCall& call) {
   if (call.send_peer < 0 && call.recv_peer < 0) return ok_status();
   constexpr int kTag = 2;
   MPI_Datatype type = types_.datatype(call.type);
@@ -183,7 +179,7 @@ Status MpiBackend::launch_p2p(const P2pCall& call) {
 }
 
 // log2(n) rounds; in round k each rank swaps everything it holds with the rank 2^k away.
-Status MpiBackend::hypercube(const Call& call, MPI_Datatype type, std::uint64_t elem_size) {
+Status MpiCommunicator::hypercube(const Call& call, MPI_Datatype type, std::uint64_t elem_size) {
   const std::uint64_t block = call.counts.param * elem_size;
   auto* recv = static_cast<char*>(call.recv);
   const auto me = static_cast<std::uint64_t>(rank_);
@@ -202,7 +198,7 @@ Status MpiBackend::hypercube(const Call& call, MPI_Datatype type, std::uint64_t 
 // Per-peer counts and offsets from the collective's rule. MPI_IN_PLACE would send each peer as
 // much as it receives from it, which per-peer counts do not do; in place, the input is copied
 // aside first (inside the timed operation, as a library's own staging would be).
-Status MpiBackend::alltoallv(const Call& call, MPI_Datatype type, std::uint64_t elem_size) {
+Status MpiCommunicator::alltoallv(const Call& call, MPI_Datatype type, std::uint64_t elem_size) {
   const coll::PeerCounts& peers = call.counts.peers;
   const auto n = static_cast<std::size_t>(size_);
   peer_counts_.resize(4 * n);
@@ -231,16 +227,16 @@ Status MpiBackend::alltoallv(const Call& call, MPI_Datatype type, std::uint64_t 
 
 }  // namespace
 
-Result<std::unique_ptr<Backend>> make_mpi_backend(std::shared_ptr<mpi::Runtime> runtime, int expected_rank,
-                                                  int expected_size, std::string cpu_set) {
-  auto backend = std::make_unique<MpiBackend>(std::move(runtime), std::move(cpu_set));
-  COLLBENCH_RETURN_IF_ERROR(backend->init().with_context("MPI backend"));
-  if (backend->rank() != expected_rank || backend->size() != expected_size) {
-    return Status::error(ErrorCode::kLaunch, "MPI sees rank " + std::to_string(backend->rank()) + " of " +
-                                                 std::to_string(backend->size()) + " but the bootstrap says rank " +
+Result<std::unique_ptr<Communicator>> make_mpi_communicator(std::shared_ptr<mpi::Runtime> runtime, int expected_rank,
+                                                            int expected_size) {
+  auto comm = std::make_unique<MpiCommunicator>(std::move(runtime));
+  COLLBENCH_RETURN_IF_ERROR(comm->init().with_context("MPI backend"));
+  if (comm->rank() != expected_rank || comm->size() != expected_size) {
+    return Status::error(ErrorCode::kLaunch, "MPI sees rank " + std::to_string(comm->rank()) + " of " +
+                                                 std::to_string(comm->size()) + " but the bootstrap says rank " +
                                                  std::to_string(expected_rank) + " of " + std::to_string(expected_size));
   }
-  return std::unique_ptr<Backend>(std::move(backend));
+  return std::unique_ptr<Communicator>(std::move(comm));
 }
 
 }  // namespace collbench::backend

@@ -1,12 +1,12 @@
-#include "bench/backend/nccl/device_check.hpp"
+#include "bench/backend/cuda/device_check.hpp"
 
 #include <algorithm>
 #include <cstring>
 
-#include "bench/backend/nccl/cuda_try.hpp"
+#include "bench/backend/cuda/cuda_try.hpp"
 #include "bench/check/codec.hpp"
 
-namespace collbench::backend::nccl {
+namespace collbench::backend::cuda {
 namespace {
 
 double as_double(DataType type, std::uint64_t bits) {
@@ -114,4 +114,4 @@ Result<check::CheckResult> DeviceChecker::verify(const void* recv, const check::
   return result;
 }
 
-}  // namespace collbench::backend::nccl
+}  // namespace collbench::backend::cuda

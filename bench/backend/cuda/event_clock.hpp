@@ -7,9 +7,9 @@
 
 #include <vector>
 
-#include "bench/backend/backend.hpp"
+#include "bench/backend/memory.hpp"
 
-namespace collbench::backend::nccl {
+namespace collbench::backend::cuda {
 
 class EventClock final : public IterationClock {
  public:
@@ -26,6 +26,7 @@ class EventClock final : public IterationClock {
     if (rc != cudaSuccess && error_ == cudaSuccess) error_ = rc;
   }
   Status read_us(std::span<double> out) override;
+  bool intrusive() const override { return true; }
 
  private:
   cudaStream_t stream_ = nullptr;
@@ -34,4 +35,4 @@ class EventClock final : public IterationClock {
   cudaError_t error_ = cudaSuccess;
 };
 
-}  // namespace collbench::backend::nccl
+}  // namespace collbench::backend::cuda

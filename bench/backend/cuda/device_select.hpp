@@ -4,10 +4,10 @@
 
 #include <string>
 
-#include "bench/backend/backend.hpp"
+#include "bench/backend/memory.hpp"
 #include "bench/bootstrap/bootstrap.hpp"
 
-namespace collbench::backend::nccl {
+namespace collbench::backend::cuda {
 
 struct SelectedDevice {
   int ordinal = -1;
@@ -20,6 +20,7 @@ struct SelectedDevice {
 // Every rank of the job must call it (it exchanges the choices); on success the device is
 // current on the calling thread. A rank without a usable GPU makes every rank fail with its
 // message, so none is left waiting in a communicator.
-Result<SelectedDevice> select_device(bootstrap::Bootstrap& boot, const std::string& host);
+// `first_device`: NCCL_TESTS_DEVICE, or -1 (see choose_device).
+Result<SelectedDevice> select_device(bootstrap::Bootstrap& boot, const std::string& host, int first_device);
 
-}  // namespace collbench::backend::nccl
+}  // namespace collbench::backend::cuda
