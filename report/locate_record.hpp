@@ -1,6 +1,6 @@
 // What `collbench locate` measured and concluded: every rank, the figures of each phase, the
 // comparisons behind the verdict, the findings and how the budget was spent. Plain data for
-// the text and JSON reporters (report/schema/locate.schema.json, docs/locate.md).
+// the text and JSON reporters (report/documents/schema/locate.schema.json, docs/locate.md).
 #pragma once
 
 #include <cstdint>

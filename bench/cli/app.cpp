@@ -22,7 +22,7 @@
 #include "bench/coll/collective.hpp"
 #include "common/exit_code.hpp"
 #include "common/file_io.hpp"
-#include "report/json_schema.hpp"
+#include "report/documents/json_schema.hpp"
 
 namespace collbench::cli {
 namespace {

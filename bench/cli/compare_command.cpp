@@ -7,9 +7,10 @@
 
 #include "bench/cli/run_files.hpp"
 #include "common/units.hpp"
-#include "report/atomic_file.hpp"
-#include "report/compare_format.hpp"
-#include "report/node_ranking.hpp"
+#include "report/documents/atomic_file.hpp"
+#include "report/render/compare_format.hpp"
+#include "report/analysis/node_ranking.hpp"
+#include "report/render/ranking_format.hpp"
 
 namespace collbench::cli {
 namespace {

@@ -1,6 +1,6 @@
 #include "bench/cli/output_path.hpp"
 
-#include "report/atomic_file.hpp"
+#include "report/documents/atomic_file.hpp"
 
 namespace collbench::cli {
 

@@ -8,9 +8,9 @@
 #include "bench/cli/registry.hpp"
 #include "bench/engine/preflight.hpp"
 #include "common/file_io.hpp"
-#include "report/atomic_file.hpp"
-#include "report/preflight_json.hpp"
-#include "report/preflight_text.hpp"
+#include "report/documents/atomic_file.hpp"
+#include "report/documents/preflight_json.hpp"
+#include "report/render/preflight_text.hpp"
 #include "topo/host_info.hpp"
 
 namespace collbench::cli {

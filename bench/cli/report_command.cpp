@@ -5,14 +5,15 @@
 #include <ostream>
 
 #include "bench/cli/run_files.hpp"
-#include "report/atomic_file.hpp"
-#include "report/csv_writer.hpp"
-#include "report/gbench_json.hpp"
-#include "report/html_report.hpp"
-#include "report/node_ranking.hpp"
-#include "report/run_charts.hpp"
-#include "report/summary_figures.hpp"
-#include "report/text_table.hpp"
+#include "report/documents/atomic_file.hpp"
+#include "report/render/csv_writer.hpp"
+#include "report/render/gbench_json.hpp"
+#include "report/render/html_report.hpp"
+#include "report/analysis/node_ranking.hpp"
+#include "report/render/ranking_format.hpp"
+#include "report/render/run_charts.hpp"
+#include "report/analysis/summary_figures.hpp"
+#include "report/format/text_table.hpp"
 
 namespace collbench::cli {
 namespace {

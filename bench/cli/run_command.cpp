@@ -19,10 +19,11 @@
 #include "bench/engine/rank_table.hpp"
 #include "bench/engine/runner.hpp"
 #include "common/file_io.hpp"
-#include "report/number_format.hpp"
-#include "report/json_reporter.hpp"
-#include "report/progress_reporter.hpp"
-#include "report/table_reporter.hpp"
+#include "report/format/number_format.hpp"
+#include "report/live/anomaly_reporter.hpp"
+#include "report/live/json_reporter.hpp"
+#include "report/live/progress_reporter.hpp"
+#include "report/live/table_reporter.hpp"
 #include "topo/binding.hpp"
 #include "topo/compare.hpp"
 #include "topo/discover.hpp"
@@ -171,7 +172,8 @@ CommandResult run_rank(const RunCommand& cmd, const std::vector<std::string>& ar
 
   engine::NullReporter quiet;
   report::TeeReporter reporters;
-  report::GuardedReporter guarded(reporters);
+  report::AnomalyReporter analysed(reporters);
+  report::GuardedReporter guarded(analysed);
   engine::Runner runner(cmd.run, b, s.backend(), b.rank() == 0 ? static_cast<report::Reporter&>(guarded) : quiet,
                         s.watchdog());
   auto plan = runner.plan();

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "common/status.hpp"
-#include "report/report_input.hpp"
+#include "report/documents/report_input.hpp"
 
 namespace collbench::cli {
 

@@ -13,7 +13,7 @@
 #include "bench/cli/launch_env.hpp"
 #include "bench/cli/wiring.hpp"
 #include "bench/engine/watchdog.hpp"
-#include "report/guarded_reporter.hpp"
+#include "report/live/guarded_reporter.hpp"
 #include "report/job_header.hpp"
 
 namespace collbench::cli {

@@ -14,7 +14,7 @@
 #include "bench/cli/launch_env.hpp"
 #include "bench/cli/session.hpp"
 #include "bench/cli/wiring.hpp"
-#include "report/atomic_file.hpp"
+#include "report/documents/atomic_file.hpp"
 #include "topo/analysis.hpp"
 #include "topo/compare.hpp"
 #include "topo/discover.hpp"

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "report/record.hpp"
-#include "report/report_input.hpp"
+#include "report/documents/report_input.hpp"
 
 namespace collbench::cli {
 

@@ -13,7 +13,6 @@
 #include "bench/engine/timing.hpp"
 #include "bench/engine/verification.hpp"
 #include "common/file_io.hpp"
-#include "report/anomalies.hpp"
 
 namespace collbench::engine {
 namespace {
@@ -178,7 +177,6 @@ Status Runner::finish(RunOutcome& outcome, report::RunStatus status, const Statu
   outcome.summary = report::summarize(outcome.rows);
   outcome.summary.end_time = utc_now_iso8601();
   outcome.summary.max_rss_bytes = max_rss_bytes_;
-  if (context_ != nullptr) outcome.summary.anomalies = report::find_anomalies(outcome.rows, *context_);
   if (status != report::RunStatus::kOk) outcome.summary.status = status;
   if (!error.ok()) outcome.summary.error = error.message();
   return reporter_.end(outcome.summary);
@@ -219,7 +217,6 @@ Status Runner::sweep(const SweepPlan& plan, const std::stop_token& stop, RunOutc
 Result<RunOutcome> Runner::run(const SweepPlan& plan, const report::RunContext& context, const std::stop_token& stop) {
   hosts_.clear();
   for (const auto& r : context.ranks) hosts_.push_back(r.host);
-  context_ = &context;
   // The reports exist before the buffers: a job killed while it allocates still leaves a
   // valid (empty, "incomplete") result file.
   COLLBENCH_RETURN_IF_ERROR(reporter_.begin(context));

@@ -52,7 +52,6 @@ class Runner {
   backend::Buffer recv_;
   std::uint64_t buffer_bytes_ = 0;  // each of send_ and recv_
   std::vector<std::string> hosts_;  // host of each rank
-  const report::RunContext* context_ = nullptr;
   std::uint64_t max_rss_bytes_ = 0;
 };
 

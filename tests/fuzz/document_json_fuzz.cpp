@@ -1,5 +1,5 @@
 // `collbench validate FILE`: any JSON against the schema its "schema" property names.
-#include "report/json_schema.hpp"
+#include "report/documents/json_schema.hpp"
 #include "tests/fuzz/fuzz_entries.hpp"
 
 namespace collbench::fuzz {

@@ -6,16 +6,17 @@
 #include <vector>
 
 #include "bench/cli/topology_view.hpp"
-#include "report/compare.hpp"
-#include "report/compare_format.hpp"
-#include "report/csv_writer.hpp"
-#include "report/gbench_json.hpp"
-#include "report/html_report.hpp"
-#include "report/node_ranking.hpp"
-#include "report/run_charts.hpp"
-#include "report/run_json.hpp"
-#include "report/summary_figures.hpp"
-#include "report/svg_chart.hpp"
+#include "report/analysis/compare.hpp"
+#include "report/render/compare_format.hpp"
+#include "report/render/csv_writer.hpp"
+#include "report/render/gbench_json.hpp"
+#include "report/render/html_report.hpp"
+#include "report/analysis/node_ranking.hpp"
+#include "report/render/ranking_format.hpp"
+#include "report/render/run_charts.hpp"
+#include "report/documents/run_json.hpp"
+#include "report/analysis/summary_figures.hpp"
+#include "report/render/svg_chart.hpp"
 #include "tests/fuzz/fuzz_entries.hpp"
 
 namespace collbench::fuzz {

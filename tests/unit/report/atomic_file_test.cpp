@@ -1,4 +1,4 @@
-#include "report/atomic_file.hpp"
+#include "report/documents/atomic_file.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>

@@ -1,11 +1,11 @@
-#include "report/compare.hpp"
+#include "report/analysis/compare.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "report/compare_format.hpp"
-#include "report/json_internal.hpp"
+#include "report/render/compare_format.hpp"
+#include "report/documents/json_internal.hpp"
 #include "report_test_data.hpp"
 
 namespace collbench::report {

@@ -1,4 +1,4 @@
-#include "report/csv_writer.hpp"
+#include "report/render/csv_writer.hpp"
 
 #include <gtest/gtest.h>
 

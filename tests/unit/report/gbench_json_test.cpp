@@ -1,8 +1,8 @@
-#include "report/gbench_json.hpp"
+#include "report/render/gbench_json.hpp"
 
 #include <gtest/gtest.h>
 
-#include "report/json_internal.hpp"
+#include "report/documents/json_internal.hpp"
 #include "report_test_data.hpp"
 
 namespace collbench::report {

@@ -6,8 +6,8 @@
 
 #include <sstream>
 
-#include "report/gbench_json.hpp"
-#include "report/json_internal.hpp"
+#include "report/render/gbench_json.hpp"
+#include "report/documents/json_internal.hpp"
 #include "report_test_data.hpp"
 
 namespace collbench::report {

@@ -1,4 +1,4 @@
-#include "report/html_report.hpp"
+#include "report/render/html_report.hpp"
 
 #include <gtest/gtest.h>
 

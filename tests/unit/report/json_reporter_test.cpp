@@ -1,8 +1,8 @@
-#include "report/json_reporter.hpp"
+#include "report/live/json_reporter.hpp"
 
 #include <gtest/gtest.h>
 
-#include "report/json_schema.hpp"
+#include "report/documents/json_schema.hpp"
 #include "sample_run.hpp"
 #include "temp_dir.hpp"
 

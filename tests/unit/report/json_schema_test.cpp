@@ -1,4 +1,4 @@
-#include "report/json_schema.hpp"
+#include "report/documents/json_schema.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "report/record.hpp"
-#include "report/run_json.hpp"
+#include "report/documents/run_json.hpp"
 #include "sample_run.hpp"
 
 namespace collbench::report {
@@ -35,7 +35,7 @@ TEST(RunSchema, AcceptsAGeneratedDocument) {
 }
 
 TEST(RunSchema, EmbeddedTextIsTheSchemaFile) {
-  std::ifstream in(COLLBENCH_SOURCE_DIR "/report/schema/run.schema.json", std::ios::binary);
+  std::ifstream in(COLLBENCH_SOURCE_DIR "/report/documents/schema/run.schema.json", std::ios::binary);
   std::stringstream file;
   file << in.rdbuf();
   EXPECT_EQ(run_schema_text(), file.str()) << "rebuild: the embedded schema is stale";

@@ -6,9 +6,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "report/json_schema.hpp"
-#include "report/locate_json.hpp"
-#include "report/locate_text.hpp"
+#include "report/documents/json_schema.hpp"
+#include "report/documents/locate_json.hpp"
+#include "report/render/locate_text.hpp"
 
 namespace collbench::report {
 namespace {

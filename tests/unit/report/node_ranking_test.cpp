@@ -1,10 +1,11 @@
-#include "report/node_ranking.hpp"
+#include "report/analysis/node_ranking.hpp"
+#include "report/render/ranking_format.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "report/json_internal.hpp"
+#include "report/documents/json_internal.hpp"
 #include "report_test_data.hpp"
 
 namespace collbench::report {

@@ -1,4 +1,4 @@
-#include "report/number_format.hpp"
+#include "report/format/number_format.hpp"
 
 #include <gtest/gtest.h>
 

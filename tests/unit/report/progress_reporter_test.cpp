@@ -1,4 +1,4 @@
-#include "report/progress_reporter.hpp"
+#include "report/live/progress_reporter.hpp"
 
 #include <gtest/gtest.h>
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "report/report_input.hpp"
+#include "report/documents/report_input.hpp"
 #include "sample_run.hpp"
 
 namespace collbench::report::testing {

@@ -1,4 +1,4 @@
-#include "report/run_json.hpp"
+#include "report/documents/run_json.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/json_schema.hpp"
+#include "report/documents/json_schema.hpp"
 #include "sample_run.hpp"
 
 namespace collbench::report {

@@ -5,7 +5,7 @@
 #include <limits>
 #include <string>
 
-#include "report/run_json.hpp"
+#include "report/documents/run_json.hpp"
 
 namespace collbench::report::testing {
 

@@ -1,4 +1,4 @@
-#include "report/summary_figures.hpp"
+#include "report/analysis/summary_figures.hpp"
 
 #include <gtest/gtest.h>
 

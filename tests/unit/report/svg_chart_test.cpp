@@ -1,8 +1,8 @@
-#include "report/svg_chart.hpp"
+#include "report/render/svg_chart.hpp"
 
 #include <gtest/gtest.h>
 
-#include "report/run_charts.hpp"
+#include "report/render/run_charts.hpp"
 #include "report_test_data.hpp"
 #include "xml_check.hpp"
 

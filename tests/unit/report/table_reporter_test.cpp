@@ -1,4 +1,4 @@
-#include "report/table_reporter.hpp"
+#include "report/live/table_reporter.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,8 +1,8 @@
-#include "report/text_table.hpp"
+#include "report/format/text_table.hpp"
 
 #include <gtest/gtest.h>
 
-#include "report/size_label.hpp"
+#include "report/format/size_label.hpp"
 
 namespace collbench::report {
 namespace {

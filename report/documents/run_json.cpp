@@ -1,0 +1,372 @@
+#include "report/documents/run_json.hpp"
+
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <stdexcept>
+#include <utility>
+
+#include "report/documents/json_internal.hpp"
+
+namespace collbench::report {
+namespace {
+
+// ---- writing ----
+
+Json rank_json(const RankInfo& r) {
+  return {{"rank", r.rank},     {"host", r.host},     {"pid", r.pid},
+          {"local_rank", r.local_rank}, {"device", r.device}, {"device_name", r.device_name},
+          {"pci_bus_id", r.pci_bus_id}, {"device_memory_bytes", r.device_memory_bytes}};
+}
+
+Json context_json(const RunContext& c) {
+  Json env = Json::object();
+  for (const auto& [name, value] : c.env) env[name] = value;
+  Json ranks = Json::array();
+  for (const auto& r : c.ranks) ranks.push_back(rank_json(r));
+  Json topology = Json::object();
+  for (const auto& [host, text] : c.topologies) {
+    auto parsed = parse_json_text(text);
+    if (parsed.ok()) topology[host] = std::move(parsed).value();
+  }
+  Json context = {{"tool", {{"name", "collbench"}, {"version", c.tool_version}, {"git_commit", c.git_commit}}},
+                  {"start_time", c.start_time},
+                  {"argv", c.argv},
+                  {"env", env},
+                  {"bootstrap", c.bootstrap},
+                  {"backend", {{"name", c.backend}, {"library", c.backend_library}, {"memory", c.memory}}},
+                  {"nranks", c.nranks},
+                  {"hosts", c.hosts},
+                  {"ranks", ranks}};
+  if (!topology.empty()) context["topology"] = std::move(topology);
+  return context;
+}
+
+Json precision_json(const PrecisionConfig& p) {
+  return {{"min_time_s", real(p.min_time_s)},
+          {"max_time_s", real(p.max_time_s)},
+          {"target_spread", real(p.target_spread)},
+          {"min_iterations", p.min_iterations},
+          {"max_iterations", p.max_iterations}};
+}
+
+Json config_json(const RunConfig& c) {
+  Json j = {{"collectives", c.collectives},
+          {"dtypes", c.dtypes},
+          {"ops", c.ops},
+          {"root", c.root},
+          {"min_bytes", c.min_bytes},
+          {"max_bytes", c.max_bytes},
+          {"step_factor", c.step_factor},
+          {"step_bytes", c.step_bytes},
+          {"iterations", c.iterations},
+          {"warmup_iterations", c.warmup_iterations},
+          {"check_iterations", c.check_iterations},
+          {"average", c.average},
+          {"blocking", c.blocking},
+          {"run_cycles", c.run_cycles},
+          {"timeout_s", real(c.timeout_s)},
+          {"seed", c.seed},
+          {"malloc_keep", c.malloc_keep},
+          {"gpus_per_process", c.gpus_per_process},
+          {"aggregation", c.aggregation},
+          {"graph_launches", c.graph_launches},
+          {"buffer_registration", c.buffer_registration}};
+  if (c.precision) j["precision"] = precision_json(*c.precision);
+  return j;
+}
+
+Json stats_json(const TimeStats& s) {
+  return {{"samples", s.samples},         {"mean_us", real(s.mean_us)}, {"median_us", real(s.median_us)},
+          {"min_us", real(s.min_us)},     {"max_us", real(s.max_us)},   {"p95_us", real(s.p95_us)},
+          {"p99_us", real(s.p99_us)},     {"stdev_us", real(s.stdev_us)}, {"cv", real(s.cv)},
+          {"median_ci95_rel", real(s.median_ci95_rel)}};
+}
+
+Json record_key(const SizeRecord& r) {
+  return {{"collective", r.collective}, {"dtype", r.dtype},           {"op", r.op},
+          {"root", r.root},             {"size_bytes", r.size_bytes}, {"count", r.count}};
+}
+
+Json measurement_json(const SizeRecord& r, const Measurement& m) {
+  Json mismatches = Json::array();
+  for (const auto& x : m.mismatches) {
+    mismatches.push_back({{"rank", x.rank}, {"host", x.host}, {"index", x.index},
+                          {"expected", real(x.expected)}, {"got", real(x.got)}});
+  }
+  Json j = record_key(r);
+  j["placement"] = to_string(m.placement);
+  j["iterations"] = m.iterations;
+  j["time_us"] = real(m.time_us);
+  j["stats"] = stats_json(m.per_iteration);
+  j["algbw_gbps"] = real(m.algbw_gbps);
+  j["busbw_gbps"] = real(m.busbw_gbps);
+  j["checked"] = m.checked;
+  j["wrong"] = m.wrong;
+  j["mismatches"] = std::move(mismatches);
+  j["slowest"] = {{"rank", m.slowest_rank}, {"host", m.slowest_host}, {"time_us", real(m.slowest_rank_time_us)}};
+  return j;
+}
+
+Json results_json(const std::vector<SizeRecord>& rows) {
+  Json results = Json::array();
+  for (const auto& r : rows) {
+    if (r.skipped) {
+      Json j = record_key(r);
+      j["skipped"] = *r.skipped;
+      results.push_back(std::move(j));
+      continue;
+    }
+    for (const auto& m : r.placements) results.push_back(measurement_json(r, m));
+  }
+  return results;
+}
+
+Json anomaly_json(const Anomaly& a) {
+  return {{"collective", a.collective}, {"dtype", a.dtype}, {"op", a.op},       {"root", a.root},
+          {"size_bytes", a.size_bytes}, {"placement", a.placement}, {"kind", a.kind}, {"message", a.message}};
+}
+
+Json summary_json(const RunSummary& s) {
+  Json anomalies = Json::array();
+  for (const auto& a : s.anomalies) anomalies.push_back(anomaly_json(a));
+  return {{"status", to_string(s.status)},
+          {"end_time", s.end_time},
+          {"error", s.error ? Json(*s.error) : Json(nullptr)},
+          {"peak_busbw_gbps", real(s.peak_busbw_gbps)},
+          {"peak_size_bytes", s.peak_size_bytes},
+          {"peak_placement", s.peak_placement.empty() ? Json(nullptr) : Json(s.peak_placement)},
+          {"avg_busbw_gbps", real(s.avg_busbw_gbps)},
+          {"total_wrong", s.total_wrong},
+          {"out_of_bounds", s.out_of_bounds},
+          {"anomalies", anomalies},
+          {"max_rss_bytes", s.max_rss_bytes}};
+}
+
+// ---- reading (the document has been validated, so types and enums are known good) ----
+
+// The schema bounds ints below only; nlohmann would wrap a larger value silently.
+int int_at(const Json& parent, const char* key) {
+  const Json& j = parent.at(key);
+  const double d = j.get<double>();
+  if (d < std::numeric_limits<int>::min() || d > std::numeric_limits<int>::max()) {
+    throw std::out_of_range(std::string("\"") + key + "\": " + j.dump() + " is out of range");
+  }
+  return static_cast<int>(j.get<std::int64_t>());
+}
+
+double real_from(const Json& j) {
+  if (j.is_number()) return j.get<double>();
+  const auto& text = j.get_ref<const std::string&>();
+  if (text == "nan") return std::numeric_limits<double>::quiet_NaN();
+  return text == "-inf" ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+}
+
+RankInfo rank_from(const Json& j) {
+  RankInfo r;
+  r.rank = int_at(j, "rank");
+  r.host = j.at("host").get<std::string>();
+  r.pid = j.at("pid").get<long>();
+  r.local_rank = int_at(j, "local_rank");
+  r.device = j.at("device").get<std::string>();
+  r.device_name = j.at("device_name").get<std::string>();
+  r.pci_bus_id = j.at("pci_bus_id").get<std::string>();
+  r.device_memory_bytes = j.value("device_memory_bytes", std::uint64_t{0});  // absent before the NCCL backend
+  return r;
+}
+
+RunConfig config_from(const Json& j) {
+  RunConfig c;
+  c.collectives = j.at("collectives").get<std::vector<std::string>>();
+  c.dtypes = j.at("dtypes").get<std::vector<std::string>>();
+  c.ops = j.at("ops").get<std::vector<std::string>>();
+  c.root = int_at(j, "root");
+  c.min_bytes = j.at("min_bytes").get<std::uint64_t>();
+  c.max_bytes = j.at("max_bytes").get<std::uint64_t>();
+  c.step_factor = j.at("step_factor").get<std::uint64_t>();
+  c.step_bytes = j.at("step_bytes").get<std::uint64_t>();
+  c.iterations = j.at("iterations").get<std::uint64_t>();
+  c.warmup_iterations = j.at("warmup_iterations").get<std::uint64_t>();
+  c.check_iterations = j.at("check_iterations").get<std::uint64_t>();
+  c.average = int_at(j, "average");
+  c.blocking = int_at(j, "blocking");
+  c.run_cycles = j.at("run_cycles").get<std::uint64_t>();
+  c.timeout_s = real_from(j.at("timeout_s"));
+  c.seed = j.at("seed").get<std::uint64_t>();
+  if (const auto keep = j.find("malloc_keep"); keep != j.end()) c.malloc_keep = keep->get<bool>();
+  // Launch modes, absent in documents written before the NCCL backend.
+  c.gpus_per_process = j.contains("gpus_per_process") ? int_at(j, "gpus_per_process") : 1;
+  c.aggregation = j.value("aggregation", std::uint64_t{1});
+  c.graph_launches = j.value("graph_launches", std::uint64_t{0});
+  c.buffer_registration = j.contains("buffer_registration") ? int_at(j, "buffer_registration") : 0;
+  if (const auto p = j.find("precision"); p != j.end()) {
+    c.precision = PrecisionConfig{real_from(p->at("min_time_s")), real_from(p->at("max_time_s")),
+                                  real_from(p->at("target_spread")), p->at("min_iterations").get<std::uint64_t>(),
+                                  p->at("max_iterations").get<std::uint64_t>()};
+  }
+  return c;
+}
+
+RunContext context_from(const Json& j, const Json& config) {
+  RunContext c;
+  c.tool_version = j.at("tool").at("version").get<std::string>();
+  c.git_commit = j.at("tool").at("git_commit").get<std::string>();
+  c.start_time = j.at("start_time").get<std::string>();
+  c.argv = j.at("argv").get<std::vector<std::string>>();
+  for (const auto& [name, value] : j.at("env").items()) c.env.emplace_back(name, value.get<std::string>());
+  c.bootstrap = j.at("bootstrap").get<std::string>();
+  c.backend = j.at("backend").at("name").get<std::string>();
+  c.backend_library = j.at("backend").at("library").get<std::string>();
+  c.memory = j.at("backend").at("memory").get<std::string>();
+  c.nranks = int_at(j, "nranks");
+  c.hosts = j.at("hosts").get<std::vector<std::string>>();
+  for (const auto& r : j.at("ranks")) c.ranks.push_back(rank_from(r));
+  if (const auto t = j.find("topology"); t != j.end()) {
+    for (const auto& [host, doc] : t->items()) c.topologies.emplace_back(host, doc.dump());
+  }
+  c.config = config_from(config);
+  return c;
+}
+
+TimeStats stats_from(const Json& j) {
+  TimeStats s;
+  s.samples = j.at("samples").get<std::uint64_t>();
+  s.mean_us = real_from(j.at("mean_us"));
+  s.median_us = real_from(j.at("median_us"));
+  s.min_us = real_from(j.at("min_us"));
+  s.max_us = real_from(j.at("max_us"));
+  s.p95_us = real_from(j.at("p95_us"));
+  s.p99_us = real_from(j.at("p99_us"));
+  if (const auto ci = j.find("median_ci95_rel"); ci != j.end()) s.median_ci95_rel = real_from(*ci);
+  s.stdev_us = real_from(j.at("stdev_us"));
+  s.cv = real_from(j.at("cv"));
+  return s;
+}
+
+Measurement measurement_from(const Json& j) {
+  Measurement m;
+  m.placement = j.at("placement") == "in_place" ? Placement::kInPlace : Placement::kOutOfPlace;
+  m.iterations = j.at("iterations").get<std::uint64_t>();
+  m.time_us = real_from(j.at("time_us"));
+  m.per_iteration = stats_from(j.at("stats"));
+  m.algbw_gbps = real_from(j.at("algbw_gbps"));
+  m.busbw_gbps = real_from(j.at("busbw_gbps"));
+  m.checked = j.at("checked").get<bool>();
+  m.wrong = j.at("wrong").get<std::uint64_t>();
+  for (const auto& x : j.at("mismatches")) {
+    m.mismatches.push_back({int_at(x, "rank"), x.at("host").get<std::string>(),
+                            x.at("index").get<std::uint64_t>(), real_from(x.at("expected")), real_from(x.at("got"))});
+  }
+  const Json& slowest = j.at("slowest");
+  m.slowest_rank = int_at(slowest, "rank");
+  m.slowest_host = slowest.at("host").get<std::string>();
+  m.slowest_rank_time_us = real_from(slowest.at("time_us"));
+  return m;
+}
+
+SizeRecord key_from(const Json& j) {
+  SizeRecord r;
+  r.collective = j.at("collective").get<std::string>();
+  r.dtype = j.at("dtype").get<std::string>();
+  r.op = j.at("op").get<std::string>();
+  r.root = int_at(j, "root");
+  r.size_bytes = j.at("size_bytes").get<std::uint64_t>();
+  r.count = j.at("count").get<std::uint64_t>();
+  return r;
+}
+
+bool same_key(const SizeRecord& a, const SizeRecord& b) {
+  return a.collective == b.collective && a.dtype == b.dtype && a.op == b.op && a.root == b.root &&
+         a.size_bytes == b.size_bytes && a.count == b.count;
+}
+
+bool has_placement(const SizeRecord& r, Placement p) {
+  for (const auto& m : r.placements) {
+    if (m.placement == p) return true;
+  }
+  return false;
+}
+
+// A record joins the row before it when the key matches and its placement is new there.
+std::vector<SizeRecord> rows_from(const Json& results) {
+  std::vector<SizeRecord> rows;
+  bool open = false;  // the last row holds measurements and may take another placement
+  for (const auto& j : results) {
+    SizeRecord key = key_from(j);
+    if (j.contains("skipped")) {
+      key.skipped = j.at("skipped").get<std::string>();
+      rows.push_back(std::move(key));
+      open = false;
+      continue;
+    }
+    Measurement m = measurement_from(j);
+    if (open && same_key(rows.back(), key) && !has_placement(rows.back(), m.placement)) {
+      rows.back().placements.push_back(std::move(m));
+      continue;
+    }
+    key.placements.push_back(std::move(m));
+    rows.push_back(std::move(key));
+    open = true;
+  }
+  return rows;
+}
+
+RunStatus status_from(const Json& j) {
+  for (RunStatus s : {RunStatus::kOk, RunStatus::kWrongData, RunStatus::kIncomplete, RunStatus::kInterrupted,
+                      RunStatus::kTimeout, RunStatus::kError}) {
+    if (j == to_string(s)) return s;
+  }
+  return RunStatus::kError;
+}
+
+RunSummary summary_from(const Json& j) {
+  RunSummary s;
+  s.status = status_from(j.at("status"));
+  s.end_time = j.at("end_time").get<std::string>();
+  if (!j.at("error").is_null()) s.error = j.at("error").get<std::string>();
+  s.peak_busbw_gbps = real_from(j.at("peak_busbw_gbps"));
+  s.peak_size_bytes = j.at("peak_size_bytes").get<std::uint64_t>();
+  if (!j.at("peak_placement").is_null()) s.peak_placement = j.at("peak_placement").get<std::string>();
+  s.avg_busbw_gbps = real_from(j.at("avg_busbw_gbps"));
+  s.total_wrong = j.at("total_wrong").get<std::uint64_t>();
+  s.out_of_bounds = j.at("out_of_bounds").get<std::uint64_t>();
+  if (const auto list = j.find("anomalies"); list != j.end()) {
+    for (const auto& a : *list) {
+      s.anomalies.push_back({a.at("collective").get<std::string>(), a.at("dtype").get<std::string>(),
+                             a.at("op").get<std::string>(), int_at(a, "root"), a.at("size_bytes").get<std::uint64_t>(),
+                             a.at("placement").get<std::string>(), a.at("kind").get<std::string>(),
+                             a.at("message").get<std::string>()});
+    }
+  }
+  if (const auto rss = j.find("max_rss_bytes"); rss != j.end()) s.max_rss_bytes = rss->get<std::uint64_t>();
+  return s;
+}
+
+}  // namespace
+
+std::string to_json_text(const RunDocument& document) {
+  const Json j = {{"schema", kRunSchemaName},
+                  {"schema_version", kRunSchemaVersion},
+                  {"context", context_json(document.context)},
+                  {"config", config_json(document.context.config)},
+                  {"results", results_json(document.rows)},
+                  {"summary", summary_json(document.summary)}};
+  return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+Result<RunDocument> parse_run_json(std::string_view text) {
+  COLLBENCH_ASSIGN_OR_RETURN(const Json j, parse_json_text(text));
+  COLLBENCH_RETURN_IF_ERROR(validate_run_value(j));
+  try {
+    RunDocument document;
+    document.context = context_from(j.at("context"), j.at("config"));
+    document.rows = rows_from(j.at("results"));
+    document.summary = summary_from(j.at("summary"));
+    return document;
+  } catch (const std::exception& e) {
+    // Only values the schema does not bound get here (an int field beyond the range of int).
+    return Status::error(ErrorCode::kUsage, std::string("unreadable run document: ") + e.what());
+  }
+}
+
+}  // namespace collbench::report

@@ -1,0 +1,219 @@
+#include "report/live/table_reporter.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <string_view>
+#include <system_error>
+
+#include "common/strings.hpp"
+#include "report/format/number_format.hpp"
+
+namespace collbench::report {
+namespace {
+
+// Widths of nccl-tests' columns (src/common.cu): five leading columns, then four per placement.
+constexpr int kSizeWidth = 12;  // the header's "# " plus 10
+constexpr int kCountWidth = 12;
+constexpr int kTypeWidth = 8;
+constexpr int kOpWidth = 6;
+constexpr int kRootWidth = 6;
+constexpr int kTimeWidth = 7;
+constexpr int kBwWidth = 6;
+constexpr int kWrongWidth = 6;
+
+// Both header groups in one piece: nccl-tests centres the titles unevenly and parsers match
+// the exact text.
+constexpr std::string_view kGroupTitles =
+    "           out-of-place                       in-place          ";
+
+std::string after_size(std::string_view count, std::string_view type, std::string_view op, std::string_view root) {
+  return "  " + pad_left(count, kCountWidth) + "  " + pad_left(type, kTypeWidth) + "  " + pad_left(op, kOpWidth) +
+         "  " + pad_left(root, kRootWidth);
+}
+
+std::string leading_columns(std::string_view size, std::string_view count, std::string_view type,
+                            std::string_view op, std::string_view root) {
+  return pad_left(size, kSizeWidth) + after_size(count, type, op, root);
+}
+
+// Header lines start with "# ", which takes two columns of the size field.
+std::string header_leading(std::string_view size, std::string_view count, std::string_view type,
+                           std::string_view op, std::string_view root) {
+  return "# " + pad_left(size, kSizeWidth - 2) + after_size(count, type, op, root);
+}
+
+std::string group_columns(std::string_view time, std::string_view algbw, std::string_view busbw,
+                          std::string_view wrong) {
+  return "  " + pad_left(time, kTimeWidth) + "  " + pad_left(algbw, kBwWidth) + "  " + pad_left(busbw, kBwWidth) +
+         "  " + pad_left(wrong, kWrongWidth);
+}
+
+std::string measurement_columns(const Measurement* m) {
+  if (m == nullptr) return group_columns("N/A", "N/A", "N/A", "N/A");
+  return group_columns(fit_number(m->time_us, kTimeWidth), fit_number(m->algbw_gbps, kBwWidth),
+                       fit_number(m->busbw_gbps, kBwWidth), m->checked ? format_uint(m->wrong) : "N/A");
+}
+
+const Measurement* find_placement(const SizeRecord& record, Placement placement) {
+  for (const auto& m : record.placements) {
+    if (m.placement == placement) return &m;
+  }
+  return nullptr;
+}
+
+// Keeps a line a line: reasons and errors come from libraries and may hold newlines.
+std::string one_line(std::string_view text) {
+  std::string out(text);
+  std::replace_if(out.begin(), out.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+  return out;
+}
+
+std::string placement_words(std::string_view placement) {
+  std::string out(placement);
+  std::replace(out.begin(), out.end(), '_', '-');
+  return out;
+}
+
+// "cuda:3" -> 3; host memory and unknown devices -> -1.
+int device_index(std::string_view device) {
+  const auto colon = device.find(':');
+  if (colon == std::string_view::npos) return -1;
+  int index = -1;
+  const auto digits = device.substr(colon + 1);
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
+  if (ec != std::errc() || end != digits.data() + digits.size()) return -1;
+  return index;
+}
+
+// nccl-tests prints domain:bus:device as "%04x:%02x:%02x"; CUDA and NVML give "0000:3B:00.0"
+// or "00000000:3b:00.0". Without a bus ID the bracket names the device kind ("cpu").
+std::string bus_field(const RankInfo& rank) {
+  if (rank.pci_bus_id.empty()) {
+    const std::string kind = rank.device.substr(0, rank.device.find(':'));
+    return kind.empty() ? "-" : kind;
+  }
+  std::string id = to_lower(rank.pci_bus_id);
+  const auto last_colon = id.rfind(':');
+  const auto dot = id.rfind('.');
+  if (dot != std::string::npos && last_colon != std::string::npos && dot > last_colon) id.resize(dot);
+  const auto first_colon = id.find(':');
+  if (first_colon != std::string::npos && first_colon > 4 && first_colon != last_colon) {
+    id.erase(0, first_colon - 4);
+  }
+  return id;
+}
+
+std::string parameter_line(const RunConfig& c) {
+  const std::string step = c.step_factor > 0 ? format_uint(c.step_factor) + "(factor)"
+                                             : format_uint(c.step_bytes) + "(bytes)";
+  return "# nThread 1 nGpus " + format_int(c.gpus_per_process) + " minBytes " + format_uint(c.min_bytes) +
+         " maxBytes " + format_uint(c.max_bytes) + " step: " + step + " warmup iters: " +
+         format_uint(c.warmup_iterations) + " iters: " + (c.iterations == 0 ? std::string("auto") : format_uint(c.iterations)) +
+         " agg iters: " + format_uint(c.aggregation) + " validation: " + format_uint(c.check_iterations) +
+         " graph: " + format_uint(c.graph_launches);
+}
+
+std::string mismatch_line(const SizeRecord& record, const Measurement& m, const Mismatch& x) {
+  return "#   " + record.collective + " " + record.dtype + " " + record.op + " " + format_uint(record.size_bytes) +
+         " B " + placement_words(to_string(m.placement)) + ", rank " + format_int(x.rank) + " (" + x.host +
+         "), index " + format_uint(x.index) + ": expected " + format_shortest(x.expected) + ", got " +
+         format_shortest(x.got);
+}
+
+}  // namespace
+
+std::vector<std::string> table_column_header() {
+  return {
+      header_leading("", "", "", "", "") + std::string(kGroupTitles),
+      header_leading("size", "count", "type", "redop", "root") + group_columns("time", "algbw", "busbw", "#wrong") +
+          group_columns("time", "algbw", "busbw", "#wrong") + " ",
+      header_leading("(B)", "(elements)", "", "", "") + group_columns("(us)", "(GB/s)", "(GB/s)", "") +
+          group_columns("(us)", "(GB/s)", "(GB/s)", "") + " ",
+  };
+}
+
+std::string format_table_row(const SizeRecord& record) {
+  std::string line = leading_columns(format_uint(record.size_bytes), format_uint(record.count), record.dtype,
+                                     record.op, format_int(record.root));
+  // A comment line, so that parsers of nccl-tests' table never meet a non-numeric row.
+  if (record.skipped) return "#" + line.substr(1) + "  skipped: " + one_line(*record.skipped);
+  line += measurement_columns(find_placement(record, Placement::kOutOfPlace));
+  line += measurement_columns(find_placement(record, Placement::kInPlace));
+  return line;
+}
+
+std::string format_rank_line(const RankInfo& rank) {
+  return "#  Rank " + pad_left(format_int(rank.rank), 2) + " Group  0 Pid " + pad_left(format_int(rank.pid), 6) +
+         " on " + pad_left(rank.host, 10) + " device " + pad_left(format_int(device_index(rank.device)), 2) + " [" +
+         bus_field(rank) + "] " + rank.device_name;
+}
+
+Status TableReporter::flush_checked(const char* what) {
+  out_.flush();
+  if (!out_) return Status::error(ErrorCode::kIo, std::string("could not write the result table (") + what + ")");
+  return ok_status();
+}
+
+Status TableReporter::begin(const RunContext& context) {
+  collectives_ = join(context.config.collectives, ",");
+  label_collectives_ = context.config.collectives.size() > 1;
+  last_collective_.clear();
+  mismatch_lines_.clear();
+  out_ << "# collbench " << context.tool_version << " (" << context.git_commit << ") bootstrap=" << context.bootstrap
+       << " backend=" << context.backend << " (" << context.backend_library << ")\n"
+       << "# Collective test starting: " << collectives_ << "\n"
+       << parameter_line(context.config) << "\n#\n# Using devices\n";
+  for (const auto& rank : context.ranks) out_ << format_rank_line(rank) << "\n";
+  out_ << "#\n";
+  for (const auto& line : table_column_header()) out_ << line << "\n";
+  return flush_checked("header");
+}
+
+void TableReporter::remember_mismatches(const SizeRecord& record) {
+  for (const auto& m : record.placements) {
+    for (const auto& x : m.mismatches) {
+      if (mismatch_lines_.size() >= kMaxListedMismatches) return;
+      mismatch_lines_.push_back(mismatch_line(record, m, x));
+    }
+  }
+}
+
+Status TableReporter::row(const SizeRecord& record) {
+  if (label_collectives_ && record.collective != last_collective_) {
+    out_ << "# collective: " << record.collective << "\n";
+  }
+  last_collective_ = record.collective;
+  out_ << format_table_row(record) << "\n";
+  remember_mismatches(record);
+  return flush_checked("row");
+}
+
+Status TableReporter::end(const RunSummary& summary) {
+  out_ << "# Out of bounds values : " << format_uint(summary.out_of_bounds)
+       << (summary.out_of_bounds == 0 ? " OK" : " FAILED") << "\n"
+       << "# Avg bus bandwidth    : " << format_general(summary.avg_busbw_gbps) << " \n#\n";
+  out_ << "# Peak bus bandwidth   : ";
+  if (summary.peak_placement.empty()) {
+    out_ << "N/A\n";
+  } else {
+    out_ << format_fixed(summary.peak_busbw_gbps, 2) << " GB/s at " << format_uint(summary.peak_size_bytes)
+         << " B (" << placement_words(summary.peak_placement) << ")\n";
+  }
+  out_ << "# Wrong elements       : " << format_uint(summary.total_wrong) << "\n"
+       << "# Run status           : " << to_string(summary.status) << "\n";
+  if (!mismatch_lines_.empty()) {
+    out_ << "# First mismatches     :\n";
+    for (const auto& line : mismatch_lines_) out_ << line << "\n";
+  }
+  if (summary.max_rss_bytes > 0) out_ << "# Peak memory per rank : " << format_uint(summary.max_rss_bytes >> 20) << " MiB\n";
+  for (const auto& a : summary.anomalies) {
+    out_ << "# Anomaly: " << a.collective << " " << a.dtype << " " << format_uint(a.size_bytes) << " B "
+         << placement_words(a.placement) << ": " << one_line(a.message) << "\n";
+  }
+  out_ << "# Collective test concluded: " << collectives_ << "\n#\n";
+  // nccl-tests ends with the library's last error, or an empty line when there is none.
+  out_ << (summary.error ? "# error: " + one_line(*summary.error) : std::string()) << "\n";
+  return flush_checked("footer");
+}
+
+}  // namespace collbench::report

@@ -1,0 +1,256 @@
+#include "report/render/locate_text.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "common/units.hpp"
+#include "report/format/number_format.hpp"
+
+namespace collbench::report {
+namespace {
+
+std::string pad(const std::string& s, std::size_t width) {
+  return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
+}
+std::string right(const std::string& s, int width) { return pad_left(s, width); }
+
+std::string figure_text(double v, const std::string& unit) {
+  if (std::isnan(v)) return "-";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return format_fixed(v, unit == "GB/s" ? 2 : 3);
+}
+
+std::string format_mads(double v) { return std::isfinite(v) ? format_fixed(v, 1) : figure_text(v, ""); }
+
+// A metric in words, for the verdict lines.
+std::string metric_words(const std::string& metric) {
+  if (metric == "rank_pair_gbps") return "upper-quartile pair bandwidth";
+  if (metric == "p2p_gbps") return "bandwidth";
+  if (metric == "ring_gbps") return "ring bandwidth";
+  return metric;
+}
+
+std::string percent(double fraction) { return format_fixed(fraction * 100, 0) + "%"; }
+
+std::string rank_text(const LocateReport& rep, int rank) {
+  std::string text = "rank " + std::to_string(rank);
+  const auto it = std::find_if(rep.ranks.begin(), rep.ranks.end(), [&](const LocateRank& r) { return r.rank == rank; });
+  if (it == rep.ranks.end()) return text;
+  text += " on " + it->host;
+  std::string where;
+  if (!it->gpu.empty()) where = it->gpu;
+  if (where.empty() && it->device != "cpu") where = it->device + (it->pci_bus_id.empty() ? "" : " " + it->pci_bus_id);
+  if (where.empty()) where = it->device_name;
+  if (!it->nic.empty()) where += (where.empty() ? "NIC " : ", NIC ") + it->nic;
+  return where.empty() ? text : text + " (" + where + ")";
+}
+
+std::string join_ranks(const std::vector<int>& ranks) {
+  std::string s;
+  for (int r : ranks) s += (s.empty() ? "" : ", ") + std::to_string(r);
+  return s;
+}
+
+void write_header(std::ostream& out, const LocateReport& rep) {
+  out << job_header_line(rep.job, "locate") << ", budget " << format_shortest(rep.budget_s) << " s\n#\n";
+  std::size_t host_w = 4;
+  std::size_t dev_w = 6;
+  for (const auto& r : rep.ranks) {
+    host_w = std::max(host_w, r.host.size());
+    dev_w = std::max(dev_w, (r.device == "cpu" ? r.device_name : r.device).size());
+  }
+  out << right("rank", 6) << "  " << pad("host", host_w) << "  " << pad("local", 5) << "  " << pad("device", dev_w)
+      << "  " << pad("gpu", 3) << "  nic\n";
+  for (const auto& r : rep.ranks) {
+    out << right(std::to_string(r.rank), 6) << "  " << pad(r.host, host_w) << "  " << pad(std::to_string(r.local_rank), 5)
+        << "  " << pad(r.device == "cpu" ? r.device_name : r.device, dev_w) << "  "
+        << pad(r.gpu.empty() ? "-" : r.gpu, 3) << "  " << (r.nic.empty() ? "-" : r.nic) << "\n";
+  }
+}
+
+// "" when the phase ran, else " not run: <why>".
+std::string not_run(const LocateReport& rep, const std::string& name) {
+  for (const auto& p : rep.phases) {
+    if (p.name == name && p.status == "skipped") return ": not run: " + p.note;
+  }
+  return "";
+}
+
+void write_straggler(std::ostream& out, const LocateReport& rep) {
+  out << "#\n# straggler phase: all_reduce (float sum); after a barrier every rank times its own wait inside each call"
+      << not_run(rep, "straggler") << "\n";
+  if (rep.all_reduce.empty()) return;
+  out << right("size", 12) << right("iterations", 12) << right("time(us)", 12) << right("busbw(GB/s)", 13) << "\n";
+  for (const auto& s : rep.all_reduce) {
+    out << right(format_uint(s.size_bytes), 12) << right(format_uint(s.iterations), 12)
+        << right(format_fixed(s.time_us, 1), 12) << right(format_fixed(s.busbw_gbps, 2), 13) << "\n";
+  }
+}
+
+void write_pairs(std::ostream& out, const LocateReport& rep) {
+  out << "#\n# pair phase: sendrecv between two ranks, in rounds of disjoint pairs";
+  if (rep.pairs.empty()) {
+    out << not_run(rep, "pairs") << "\n";
+    return;
+  }
+  out << ": " << format_bytes(rep.pair_bytes) << " each way; " << rep.pair_rounds << " rounds cover every pair once, "
+      << rep.pair_passes << " pass" << (rep.pair_passes == 1 ? "" : "es") << " planned, " << rep.pair_steps_measured
+      << " rounds measured\n";
+  out << right("pair", 11) << "  " << pad("class", 10) << right("round", 6) << right("passes", 7)
+      << right("iterations", 12) << right("time(us)", 12) << right("GB/s", 10) << "\n";
+  for (const auto& p : rep.pairs) {
+    out << right(std::to_string(p.a) + "-" + std::to_string(p.b), 11) << "  "
+        << pad(p.inter_host ? "inter_host" : "intra_host", 10) << right(std::to_string(p.round), 6)
+        << right(std::to_string(p.passes), 7) << right(format_uint(p.iterations), 12)
+        << right(format_fixed(p.time_us, 1), 12)
+        << right(format_fixed(p.gbps, 2), 10) << "\n";
+  }
+}
+
+void write_groups(std::ostream& out, const LocateReport& rep) {
+  out << "#\n# split-group phase: rings within each host and each rail (same local rank on every host)";
+  if (rep.groups.empty()) {
+    out << not_run(rep, "groups") << "\n";
+    return;
+  }
+  out << ", " << format_bytes(rep.group_bytes) << " each way\n";
+  std::size_t label_w = 5;
+  for (const auto& g : rep.groups) label_w = std::max(label_w, g.kind.size() + 1 + g.label.size());
+  out << "  " << pad("group", label_w) << "  " << pad("ranks", 16) << right("iterations", 12) << right("time(us)", 12)
+      << right("GB/s", 10) << "\n";
+  for (const auto& g : rep.groups) {
+    out << "  " << pad(g.kind + " " + g.label, label_w) << "  " << pad(join_ranks(g.ranks), 16)
+        << right(format_uint(g.iterations), 12) << right(format_fixed(g.time_us, 1), 12)
+        << right(format_fixed(g.gbps, 2), 10) << "\n";
+  }
+}
+
+std::string details_text(const LocateFigure& f) {
+  std::string s;
+  for (const auto& d : f.details) {
+    s += (s.empty() ? "" : "  ") + d.name + " " + (d.name == "pairs" ? format_fixed(d.value, 0) : format_fixed(d.value, 2));
+  }
+  return s;
+}
+
+void write_comparison(std::ostream& out, const LocateComparison& c) {
+  out << "# " << c.name << " (" << c.metric << ", " << c.unit << "; higher is better)";
+  if (!c.compared) out << ": not compared: " << c.note;
+  out << "\n";
+  std::size_t label_w = 6;
+  for (const auto& f : c.figures) label_w = std::max(label_w, f.label.size());
+  for (const auto& f : c.figures) {
+    out << "  " << pad(f.label, label_w) << right(figure_text(f.value, c.unit), 10);
+    if (f.judged) {
+      out << "  others " << right(figure_text(f.reference, c.unit), 8) << right(percent(f.gap) + " below", 12)
+          << right(format_mads(f.distance_mads) + " MADs", 12);
+    } else if (!f.set_aside.empty()) {
+      out << "  set aside: " << f.set_aside;
+    }
+    const std::string details = details_text(f);
+    if (!details.empty()) out << "  [" << details << "]";
+    if (f.outlier) out << "  OUTLIER";
+    if (f.recheck == "confirmed") out << " (confirmed alone)";
+    if (f.recheck == "not_confirmed") out << "  suspect, not confirmed alone";
+    if (f.recheck == "not_measured") out << "  suspect, no time to measure it alone: not named";
+    out << "\n";
+  }
+}
+
+// Suspects that were fast alone, or that the budget left unconfirmed: worth knowing, but not
+// culprits.
+void write_contention(std::ostream& out, const LocateReport& rep) {
+  for (const auto& c : rep.comparisons) {
+    for (const auto& f : c.figures) {
+      if (f.recheck == "not_measured") {
+        out << "# note: " << f.label << " ran at " << figure_text(f.value, "GB/s")
+            << " GB/s, below the others, but the budget left no time to measure it alone: not named\n";
+      }
+      if (f.recheck != "not_confirmed") continue;
+      const auto alone =
+          std::find_if(f.details.begin(), f.details.end(), [](const auto& d) { return d.name == "alone_gbps"; });
+      out << "# note: " << f.label << " ran at " << figure_text(f.value, "GB/s") << " GB/s beside other traffic but "
+          << (alone != f.details.end() ? figure_text(alone->value, "GB/s") : "-")
+          << " GB/s alone: slowed by contention, not named\n";
+    }
+  }
+}
+
+void write_budget(std::ostream& out, const LocateReport& rep) {
+  out << "#\n# budget: " << format_shortest(rep.budget_s) << " s, spent " << format_fixed(rep.spent_s, 1) << " s:";
+  bool first = true;
+  for (const auto& p : rep.phases) {
+    out << (first ? " " : "; ") << p.name << " ";
+    first = false;
+    if (p.status == "skipped") {
+      out << "skipped (" << p.note << ")";
+      continue;
+    }
+    out << format_fixed(p.spent_s, 1) << " s";
+    const bool measuring = p.name != "setup" && p.name != "probe" && p.name != "verdict";
+    if (measuring) out << " of " << format_fixed(p.planned_s, 1);
+    if (p.status == "cut" || !p.note.empty()) out << " (" << p.note << ")";
+  }
+  out << "\n";
+}
+
+void write_verdict(std::ostream& out, const LocateReport& rep) {
+  switch (rep.verdict) {
+    case LocateVerdict::kNoOutlier:
+      out << "# verdict: no outlier found: every compared figure is within the rule\n";
+      return;
+    case LocateVerdict::kNothingCompared:
+      out << "# verdict: nothing compared: too few ranks or too small a budget for two figures of any kind\n";
+      return;
+    case LocateVerdict::kOutlier: break;
+  }
+  out << "# verdict: OUTLIER FOUND: " << rep.findings.size() << " finding" << (rep.findings.size() == 1 ? "" : "s") << "\n";
+  for (const auto& f : rep.findings) {
+    out << "#   " << describe_finding(rep, f) << ": " << f.comparison;
+    if (!std::isnan(f.reference)) {
+      out << ": " << metric_words(f.metric) << " " << figure_text(f.value, f.unit) << " "
+          << (f.unit == "GB/s" ? "GB/s " : "")
+          << "against a median of " << figure_text(f.reference, f.unit) << " for the others (" << percent(f.gap)
+          << " below, " << format_mads(f.distance_mads) << " MADs)";
+    }
+    out << "\n";
+  }
+}
+
+}  // namespace
+
+const char* to_string(LocateVerdict v) {
+  switch (v) {
+    case LocateVerdict::kNoOutlier: return "no_outlier";
+    case LocateVerdict::kOutlier: return "outlier";
+    case LocateVerdict::kNothingCompared: return "nothing_compared";
+  }
+  return "nothing_compared";
+}
+
+std::string describe_finding(const LocateReport& rep, const LocateFinding& f) {
+  if (f.subject == "rank" && f.ranks.size() == 1) return rank_text(rep, f.ranks.front());
+  if (f.subject == "pair" && f.ranks.size() == 2) {
+    return f.label + " (" + rank_text(rep, f.ranks[0]) + " and " + rank_text(rep, f.ranks[1]) + ")";
+  }
+  return f.label + " (ranks " + join_ranks(f.ranks) + ")";
+}
+
+void write_locate_text(std::ostream& out, const LocateReport& rep) {
+  write_header(out, rep);
+  write_straggler(out, rep);
+  write_pairs(out, rep);
+  write_groups(out, rep);
+  out << "#\n# comparisons: an outlier is more than " << format_shortest(rep.rule.threshold_mads)
+      << " MADs (the MAD counted as at least " << percent(rep.rule.mad_floor) << " of the median) and at least "
+      << percent(rep.rule.min_gap) << " below the median of the other figures\n";
+  for (const auto& c : rep.comparisons) write_comparison(out, c);
+  for (const auto& note : rep.notes) out << "# note: " << note << "\n";
+  write_contention(out, rep);
+  write_budget(out, rep);
+  write_verdict(out, rep);
+  out.flush();
+}
+
+}  // namespace collbench::report
