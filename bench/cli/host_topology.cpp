@@ -1,16 +1,29 @@
 #include "bench/cli/host_topology.hpp"
 
+#include <cstdlib>
+
 #include "topo/analysis.hpp"
 #include "topo/discover.hpp"
 #include "topo/json.hpp"
 
 namespace collbench::cli {
 
+Result<topo::Topology> discover_this_host(const std::string& host) {
+  const char* file = std::getenv("COLLBENCH_TOPOLOGY_FILE");
+  if (file == nullptr || file[0] == '\0') return topo::discover_live();
+  auto t = topo::load_topology_file(file);
+  if (!t.ok()) {
+    return Status::error(t.status().code(), "COLLBENCH_TOPOLOGY_FILE: " + t.status().message());
+  }
+  t->host = host;
+  return t;
+}
+
 Result<std::vector<HostTopology>> gather_host_topologies(bootstrap::Bootstrap& boot, const std::string& host,
                                                          std::vector<std::string>& failures) {
   std::string mine;
   if (boot.local_rank() == 0) {
-    auto live = topo::discover_live();
+    auto live = discover_this_host(host);
     if (live.ok()) {
       const topo::Analysis analysis = topo::analyze(*live);
       mine = topo::topology_to_json(*live, &analysis, -1);

@@ -166,7 +166,7 @@ CommandResult locate_command(const LocateCommand& cmd, const std::vector<std::st
   CommandResult result = CommandResult::from_launcher(topo::host_name());
   const std::string start_time = utc_now_iso8601();
   auto session = Session::open(cmd.session);
-  if (!session.ok()) return result.with(session.status(), true);
+  if (!session.ok()) return result.with(session.status(), speaks_after_failed_open(session.status()));
   Session& s = **session;
   bootstrap::Bootstrap& b = s.boot();
   result.rank = b.rank();

@@ -82,7 +82,7 @@ Result<PreflightCommand> resolve_preflight_flags(const RawPreflightFlags& raw) {
 CommandResult preflight_command(const PreflightCommand& cmd, const std::vector<std::string>& argv) {
   CommandResult result = CommandResult::from_launcher(topo::host_name());
   auto session = Session::open(cmd.session);
-  if (!session.ok()) return result.with(session.status(), true);
+  if (!session.ok()) return result.with(session.status(), speaks_after_failed_open(session.status()));
   Session& s = **session;
   result.rank = s.boot().rank();
   result.nranks = s.boot().size();

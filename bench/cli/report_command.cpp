@@ -2,6 +2,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <array>
 #include <ostream>
 
 #include "bench/cli/run_files.hpp"
@@ -18,22 +20,56 @@
 namespace collbench::cli {
 namespace {
 
+struct RenderInput {
+  const std::vector<report::ReportRun>& runs;
+  const RawReportFlags& raw;
+  const report::RankingOptions& ranking;
+  const std::string& generator;
+};
+
+// report's output formats: one row each (docs/architecture.md, "Adding an output format").
+struct ReportFormat {
+  std::string_view name;
+  std::string_view help;
+  bool one_run;           // the format holds one run only
+  bool to_standard_output;  // without -o the document goes to stdout (else the summary is printed)
+  std::string (*render)(const RenderInput&);
+};
+
+constexpr std::array kFormats = {
+    ReportFormat{"html", "one self-contained HTML page (with -o; without, a summary on stdout)", false, false,
+                 [](const RenderInput& in) {
+                   return report::render_html_report(in.runs, {in.raw.title, in.ranking, in.generator});
+                 }},
+    ReportFormat{"gbench", "Google Benchmark's JSON (one run)", true, true,
+                 [](const RenderInput& in) { return report::gbench_json_text(in.runs.front().document); }},
+};
+
+std::string format_help() {
+  std::string text;
+  for (const auto& f : kFormats) text += (text.empty() ? "" : "; ") + std::string(f.name) + ": " + std::string(f.help);
+  return text;
+}
+
 struct Outputs {
-  bool gbench = false;
-  bool announce = true;  // "# wrote FILE" lines, unless standard output carries the gbench JSON
+  const ReportFormat* format = &kFormats.front();
+  bool announce = true;  // "# wrote FILE" lines, unless standard output carries the document
   bool time_chart = false;
   report::RankingOptions ranking;
 };
 
 Result<Outputs> resolve(const RawReportFlags& raw) {
   Outputs o;
-  if (raw.format != "html" && raw.format != "gbench") {
-    return Status::error(ErrorCode::kUsage, "--format: unknown format '" + raw.format + "' (html, gbench)");
+  const auto it = std::find_if(kFormats.begin(), kFormats.end(), [&](const auto& f) { return f.name == raw.format; });
+  if (it == kFormats.end()) {
+    std::string names;
+    for (const auto& f : kFormats) names += (names.empty() ? "" : ", ") + std::string(f.name);
+    return Status::error(ErrorCode::kUsage, "--format: unknown format '" + raw.format + "' (" + names + ")");
   }
-  o.gbench = raw.format == "gbench";
-  o.announce = !(o.gbench && raw.output.empty());
-  if (o.gbench && raw.files.size() != 1) {
-    return Status::error(ErrorCode::kUsage, "--format gbench takes one run file (Google Benchmark's layout holds one run)");
+  o.format = &*it;
+  o.announce = !(o.format->to_standard_output && raw.output.empty());
+  if (o.format->one_run && raw.files.size() != 1) {
+    return Status::error(ErrorCode::kUsage, "--format " + raw.format + " takes one run file");
   }
   if (raw.chart != "busbw" && raw.chart != "time") {
     return Status::error(ErrorCode::kUsage, "--chart: unknown chart '" + raw.chart + "' (busbw, time)");
@@ -96,7 +132,7 @@ void add_report_flags(CLI::App& app, RawReportFlags& raw) {
   app.add_option("file", raw.files, "Run files written by collbench run -J (one per run or node)")->required();
   app.add_option("-o,--output", raw.output, "Write the report here: HTML, or Google Benchmark JSON with --format gbench "
                                             "(an existing file is replaced)");
-  app.add_option("--format", raw.format, "html, or gbench (Google Benchmark's JSON; one run)")->capture_default_str();
+  app.add_option("--format", raw.format, format_help())->capture_default_str();
   app.add_option("--svg", raw.svg, "Also write one chart as a standalone SVG file (see --chart)");
   app.add_option("--chart", raw.chart, "The chart --svg writes: busbw or time, of the first collective")
       ->capture_default_str();
@@ -109,20 +145,17 @@ void add_report_flags(CLI::App& app, RawReportFlags& raw) {
 Status report_command(const RawReportFlags& raw, const std::string& generator, std::ostream& out) {
   COLLBENCH_ASSIGN_OR_RETURN(const Outputs o, resolve(raw));
   COLLBENCH_ASSIGN_OR_RETURN(const std::vector<report::ReportRun> runs, load_runs(raw.files));
-  if (o.gbench) {
-    const std::string text = report::gbench_json_text(runs.front().document);
-    if (raw.output.empty()) {
-      out << text << std::flush;
-    } else {
-      COLLBENCH_RETURN_IF_ERROR(write(raw.output, text, o, out));
-    }
-  } else if (!raw.output.empty()) {
-    const report::HtmlOptions options{raw.title, o.ranking, generator};
-    COLLBENCH_RETURN_IF_ERROR(write(raw.output, report::render_html_report(runs, options), o, out));
+  const RenderInput input{runs, raw, o.ranking, generator};
+  if (!raw.output.empty()) {
+    COLLBENCH_RETURN_IF_ERROR(write(raw.output, o.format->render(input), o, out));
+  } else if (o.format->to_standard_output) {
+    out << o.format->render(input) << std::flush;
   }
   if (!raw.svg.empty()) COLLBENCH_RETURN_IF_ERROR(write_svg(raw, o, runs, out));
   if (!raw.csv.empty()) COLLBENCH_RETURN_IF_ERROR(write(raw.csv, report::runs_csv(runs), o, out));
-  if (raw.output.empty() && raw.svg.empty() && raw.csv.empty() && !o.gbench) return print_summary(runs, o, out);
+  if (raw.output.empty() && raw.svg.empty() && raw.csv.empty() && !o.format->to_standard_output) {
+    return print_summary(runs, o, out);
+  }
   return ok_status();
 }
 

@@ -61,8 +61,8 @@ report::RunConfig config_of(const engine::RunOptions& o, double timeout_s, bool 
 }
 
 // --bind: this rank's CPUs, chosen from its host's topology, before buffers exist.
-Result<std::string> bind_rank(const backend::DeviceInfo& device, int local_rank) {
-  COLLBENCH_ASSIGN_OR_RETURN(const topo::Topology t, topo::discover_live());
+Result<std::string> bind_rank(const backend::DeviceInfo& device, int local_rank, const std::string& host) {
+  COLLBENCH_ASSIGN_OR_RETURN(const topo::Topology t, discover_this_host(host));
   COLLBENCH_ASSIGN_OR_RETURN(const topo::BindingChoice choice, topo::choose_binding(t, device.pci_bus_id, local_rank));
   COLLBENCH_RETURN_IF_ERROR(topo::bind_to(choice.cpus));
   return choice.reason;
@@ -164,7 +164,7 @@ void keep_large_allocations() {
 CommandResult run_rank(const RunCommand& cmd, const std::vector<std::string>& argv, SignalStop& signals,
                        Result<std::unique_ptr<Session>> session) {
   CommandResult result = CommandResult::from_launcher(topo::host_name());
-  if (!session.ok()) return result.with(session.status(), true);
+  if (!session.ok()) return result.with(session.status(), speaks_after_failed_open(session.status()));
   Session& s = **session;
   bootstrap::Bootstrap& b = s.boot();
   result.rank = b.rank();
@@ -185,7 +185,7 @@ CommandResult run_rank(const RunCommand& cmd, const std::vector<std::string>& ar
   if (!s.note().empty()) notes.push_back(s.note());
   backend::DeviceInfo device = s.backend().device();
   if (cmd.bind) {
-    auto bound = bind_rank(device, b.local_rank());
+    auto bound = bind_rank(device, b.local_rank(), result.host);
     if (!bound.ok()) return result.with(bound.status(), true);
     if (b.rank() == 0) notes.push_back("--bind: rank 0 pinned to " + *bound);
   }

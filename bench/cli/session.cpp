@@ -96,6 +96,12 @@ void Session::on_timeout(const std::string& step, double limit_s) {
   boot_->abort(static_cast<int>(ExitCode::kTimeout));
 }
 
+bool speaks_after_failed_open(const Status& status) {
+  const LaunchEnv env = read_launch_env();
+  if (status.code() == ErrorCode::kLaunch && env.launched_by_mpi()) return env.likely_rank() == 0;
+  return true;
+}
+
 void fill_job_header(report::JobHeader& job, Session& s, const std::vector<std::string>& argv) {
   job.tool_version = version();
   job.git_commit = git_commit();

@@ -66,6 +66,11 @@ class Session {
   std::unique_ptr<engine::Watchdog> watchdog_;  // last: its thread may use everything above
 };
 
+// Who prints a failure to form the job: every rank (each names its own problem), except a
+// launch error under an MPI launcher, which every rank meets alike before any exchange (a
+// process manager MPI cannot speak, a world of another size): rank 0's one line is enough.
+bool speaks_after_failed_open(const Status& status);
+
 // The job header of the preflight and locate documents: tool, bootstrap, backend, rank count.
 // start_time and hosts are the caller's: they know when the job started and where ranks sit.
 void fill_job_header(report::JobHeader& job, Session& s, const std::vector<std::string>& argv);

@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <array>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -12,6 +13,7 @@
 
 #include "bench/cli/host_topology.hpp"
 #include "bench/cli/launch_env.hpp"
+#include "bench/cli/registry.hpp"
 #include "bench/cli/session.hpp"
 #include "bench/cli/wiring.hpp"
 #include "report/documents/atomic_file.hpp"
@@ -25,12 +27,44 @@
 namespace collbench::cli {
 namespace {
 
+// topo's output formats: one row each (docs/architecture.md, "Adding an output format").
+struct TopoFormat {
+  std::string_view name;
+  std::string (*render)(const topo::Topology&, const topo::Analysis&);
+  bool machine_readable;  // a comparison of hosts goes to stderr, not into the document
+};
+
+constexpr std::array kFormats = {
+    TopoFormat{"text", topo::format_text, false},
+    TopoFormat{"json", [](const topo::Topology& t, const topo::Analysis& a) { return topo::topology_to_json(t, &a); },
+               true},
+    TopoFormat{"dot", topo::format_dot, true},
+    TopoFormat{"matrix", topo::format_matrix, false},
+};
+
+const TopoFormat& format_of(const std::string& name) {
+  for (const auto& f : kFormats) {
+    if (f.name == name) return f;
+  }
+  return kFormats.front();  // check_topo_flags refused any other name
+}
+
+std::string format_names() {
+  std::string names;
+  for (const auto& f : kFormats) names += (names.empty() ? "" : ", ") + std::string(f.name);
+  return names;
+}
+
 std::string render(const topo::Topology& t, const std::string& format) {
-  const topo::Analysis analysis = topo::analyze(t);
-  if (format == "json") return topo::topology_to_json(t, &analysis);
-  if (format == "dot") return topo::format_dot(t, analysis);
-  if (format == "matrix") return topo::format_matrix(t, analysis);
-  return topo::format_text(t, analysis);
+  return format_of(format).render(t, topo::analyze(t));
+}
+
+// Several hosts in JSON: an array of their topology documents, in rank order of the hosts.
+std::string render_all(const std::vector<topo::Topology>& all, const std::string& format) {
+  if (all.size() == 1 || format != "json") return render(all.front(), format);
+  std::string out = "[\n";
+  for (std::size_t i = 0; i < all.size(); ++i) out += (i ? ",\n" : "") + render(all[i], format);
+  return out + "]\n";
 }
 
 // Pipes `input` through `dot -Tsvg -o path`, without a shell.
@@ -66,11 +100,12 @@ Status render_svg(const std::string& dot_source, const std::string& path) {
   return ok_status();
 }
 
-Status emit(const TopoCommand& cmd, const topo::Topology& first, const std::string& comparison) {
-  const std::string text = render(first, cmd.format);
+Status emit(const TopoCommand& cmd, const std::vector<topo::Topology>& all, const std::string& comparison) {
+  const topo::Topology& first = all.front();
+  const std::string text = render_all(all, cmd.format);
   if (cmd.output.empty()) {
     std::cout << text;
-    if (!comparison.empty()) std::cout << (cmd.format == "text" ? "\n" : "") << comparison;
+    if (!comparison.empty()) (format_of(cmd.format).machine_readable ? std::cerr : std::cout) << "\n" << comparison;
   } else {
     COLLBENCH_ASSIGN_OR_RETURN(const std::string path, report::choose_output_path(cmd.output, cmd.force));
     COLLBENCH_RETURN_IF_ERROR(report::write_file_atomically(path, text));
@@ -93,7 +128,7 @@ Status show(const TopoCommand& cmd, const std::vector<topo::Topology>& all) {
     comparison = topo::format_comparison(c, all);
     differ = !c.all_identical();
   }
-  COLLBENCH_RETURN_IF_ERROR(emit(cmd, all.front(), comparison));
+  COLLBENCH_RETURN_IF_ERROR(emit(cmd, all, comparison));
   if (differ) return Status::error(ErrorCode::kMismatch, "the hosts' topologies differ (see above)");
   return ok_status();
 }
@@ -114,20 +149,21 @@ void add_topo_flags(CLI::App& app, TopoCommand& cmd) {
   app.add_option("-i,--input", cmd.inputs,
                  "Topology file(s) instead of this machine: hwloc XML, NCCL topology XML (NCCL_TOPO_FILE) or collbench "
                  "JSON; several are compared");
-  app.add_option("--format", cmd.format, "text (nvidia-smi style matrix, affinity, NICs, binding advice), json, dot, matrix")
+  app.add_option("--format", cmd.format,
+                 "text (nvidia-smi style matrix, affinity, NICs, binding advice), json (an array, one document per "
+                 "host, under a launcher), dot, matrix")
       ->capture_default_str();
   app.add_option("-o,--output", cmd.output, "Write to this file instead of stdout");
   app.add_flag("--force", cmd.force, "Overwrite an existing -o file");
   app.add_option("--svg", cmd.svg, "Also render the PCI/NUMA picture as SVG (needs Graphviz dot)");
-  app.add_option("--bootstrap", cmd.bootstrap, "Under a launcher, how ranks find each other: auto, mpi, env, single")
-      ->capture_default_str();
+  app.add_option("--bootstrap", cmd.bootstrap, "Under a launcher: " + bootstrap_flag_help())->capture_default_str();
 }
 
 Status check_topo_flags(const TopoCommand& cmd) {
-  for (const char* f : {"text", "json", "dot", "matrix"}) {
-    if (cmd.format == f) return ok_status();
+  for (const auto& f : kFormats) {
+    if (cmd.format == f.name) return ok_status();
   }
-  return Status::error(ErrorCode::kUsage, "--format: unknown value '" + cmd.format + "' (expected text, json, dot, matrix)");
+  return Status::error(ErrorCode::kUsage, "--format: unknown value '" + cmd.format + "' (expected " + format_names() + ")");
 }
 
 CommandResult topo_command(const TopoCommand& cmd) {

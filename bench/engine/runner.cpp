@@ -200,6 +200,9 @@ Status Runner::sweep(const SweepPlan& plan, const std::stop_token& stop, RunOutc
         return Status::error(ErrorCode::kInterrupted, "interrupted after " + std::to_string(outcome.rows.size()) + " rows");
       }
       COLLBENCH_ASSIGN_OR_RETURN(auto rec, measure_row(row));
+      // A signal seen during the row already saved the report without it: the row is not
+      // counted either, and the ranks stop together at the next boundary.
+      if (stop.stop_requested()) continue;
       outcome.rows.push_back(std::move(rec));
       COLLBENCH_RETURN_IF_ERROR(reporter_.row(outcome.rows.back()));
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
