@@ -152,6 +152,7 @@ void write_comparison(std::ostream& out, const LocateComparison& c) {
     if (!details.empty()) out << "  [" << details << "]";
     if (f.outlier) out << "  OUTLIER";
     if (f.recheck == "confirmed") out << " (confirmed alone)";
+    if (f.recheck == "decisive") out << " (far enough below to need no recheck)";
     if (f.recheck == "not_confirmed") out << "  suspect, not confirmed alone";
     if (f.recheck == "not_measured") out << "  suspect, no time to measure it alone: not named";
     out << "\n";

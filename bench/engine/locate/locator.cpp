@@ -441,15 +441,28 @@ Status Locator::confirm() {
   }
   int steps_left = 0;
   for (const auto& s : todo) steps_left += kAlternations * (s.control.empty() ? 1 : 2);
-  const std::uint64_t bytes = plan.skipped ? 0 : plan.sizes.front();
+  const std::uint64_t pair_bytes = plan.skipped ? 0 : plan.sizes.front();
   Agreed a;
   if (!plan.skipped) {
     COLLBENCH_ASSIGN_OR_RETURN(a, agree());
   }
-  // One member measured alone; 0 when the budget is spent (the phase stops there).
-  const auto measure = [&](const std::vector<int>& members) -> Result<double> {
+  // The largest size (the pairs', halving, not below -b) at which this suspect's steps fit the
+  // time left with the minimum repetitions: a suspect and its control are compared with each
+  // other at one size, so a slow suspect can be rechecked smaller rather than not at all.
+  const auto size_for = [&](const std::vector<int>& members) {
+    const double at_pairs = measured_cost_s(members);
+    const double model = std::max(inputs_.p2p.at(pair_bytes), 1e-9);
+    std::uint64_t bytes = pair_bytes;
+    while (bytes / 2 >= std::max<std::uint64_t>(o_.min_bytes, 4) &&
+           next_iterations(plan, inputs_.pairs, deadline, a.elapsed_s, steps_left,
+                           at_pairs * inputs_.p2p.at(bytes) / model) == 0) {
+      bytes = bytes / 2 / 4 * 4;
+    }
+    return std::pair{bytes, at_pairs * inputs_.p2p.at(bytes) / model};
+  };
+  // One member measured alone at `bytes`; 0 when the budget is spent (the phase stops there).
+  const auto measure = [&](const std::vector<int>& members, std::uint64_t bytes, double cost) -> Result<double> {
     if (a.stop) return interrupted();
-    const double cost = measured_cost_s(members);
     const std::uint64_t k = next_iterations(plan, inputs_.pairs, deadline, a.elapsed_s, steps_left, cost);
     if (k == 0) return 0.0;
     --steps_left;
@@ -460,11 +473,12 @@ Status Locator::confirm() {
   std::string cut;
   for (std::size_t i = 0; i < todo.size() && cut.empty(); ++i) {
     std::vector<double> alone, control, gaps;
+    const auto [bytes, cost] = size_for(todo[i].ranks);
     for (int alt = 0; alt < kAlternations && cut.empty(); ++alt) {
-      COLLBENCH_ASSIGN_OR_RETURN(const double s, measure(todo[i].ranks));
+      COLLBENCH_ASSIGN_OR_RETURN(const double s, measure(todo[i].ranks, bytes, cost));
       double c = 0;
       if (s > 0 && !todo[i].control.empty()) {
-        COLLBENCH_ASSIGN_OR_RETURN(c, measure(todo[i].control));
+        COLLBENCH_ASSIGN_OR_RETURN(c, measure(todo[i].control, bytes, cost));
       }
       if (s == 0 || (c == 0 && !todo[i].control.empty())) {
         cut = "cut by the budget after " + std::to_string(i) + " of " + std::to_string(todo.size()) + " suspects";

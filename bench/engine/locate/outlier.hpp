@@ -19,6 +19,11 @@ struct OutlierRule {
   double threshold_mads = 4.0;
   double mad_floor = 0.05;  // fraction of the median of the others
   double min_gap = 0.3;     // fraction of the median of the others
+  // A rank whose pairs put it this far below the others (gap and distance both) is named
+  // without measuring it again alone: a whole NIC or host link at a fraction of its peers',
+  // which traffic beside it does not explain (contention halves a figure, not more).
+  double decisive_gap = 0.6;
+  double decisive_mads = 4.0;
 };
 
 struct Judgement {

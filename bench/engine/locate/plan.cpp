@@ -7,6 +7,11 @@ namespace collbench::engine::locate {
 namespace {
 
 constexpr std::uint64_t kAlign = 4;  // float elements
+// The message size of the straggler and pair phases is chosen as if their steps cost this many
+// times what the probe measured: a slow host or link makes the steps that involve it that
+// much slower (the probe saw one round only), and the phase must still cover every pair.
+// Repetitions and passes then fill the phase's share.
+constexpr double kHeadroom = 4.0;
 
 std::uint64_t aligned(std::uint64_t bytes) { return std::max(kAlign, bytes / kAlign * kAlign); }
 
@@ -114,8 +119,20 @@ LocatePlan plan_locate(const PlanInputs& in) {
   const auto one = [](std::uint64_t s) { return std::vector<std::uint64_t>{s}; };
   const auto sweep = [&](std::uint64_t s) { return sweep_sizes(in.min_bytes, s); };
 
-  plan.straggler = fit_phase(in.seconds * straggler_share, 1, in.all_reduce, in.step_overhead_s * 3, in.straggler,
-                             in.min_bytes, in.max_bytes, sweep);
+  plan.straggler = fit_phase(in.seconds * straggler_share / kHeadroom, 1, in.all_reduce, in.step_overhead_s * 3,
+                             in.straggler, in.min_bytes, in.max_bytes, sweep);
+  if (!plan.straggler.skipped) {
+    // The sizes leave room for a slow host; the repetitions take half the share (the loop
+    // re-fits each size to what the previous one really cost).
+    plan.straggler.seconds = in.seconds * straggler_share;
+    double per_iteration = 0;
+    for (auto size : plan.straggler.sizes) per_iteration += in.all_reduce.at(size);
+    plan.straggler.iterations = std::max(plan.straggler.iterations,
+                                         fit_iterations(per_iteration, plan.straggler.seconds / 2, 1,
+                                                        in.step_overhead_s * 3, in.straggler));
+    plan.straggler.predicted_s = predict(in.all_reduce, plan.straggler.sizes, plan.straggler.iterations,
+                                         in.straggler.warmup, 1, in.step_overhead_s * 3);
+  }
   if (plan.straggler.skipped) plan.straggler.note = "the budget does not fit the smallest all_reduce sweep";
 
   if (in.pair_rounds == 0) {
@@ -125,7 +142,9 @@ LocatePlan plan_locate(const PlanInputs& in) {
     const double seconds = in.seconds * pairs_share;
     // Fewer rounds rather than none: each round still compares every rank with a new partner.
     for (int rounds = in.pair_rounds; rounds >= 1; --rounds) {
-      plan.pairs = fit_phase(seconds, rounds, in.p2p, in.step_overhead_s, in.pairs, in.min_bytes, in.max_bytes, one);
+      plan.pairs = fit_phase(seconds / kHeadroom, rounds, in.p2p, in.step_overhead_s, in.pairs, in.min_bytes,
+                             in.max_bytes, one);
+      plan.pairs.seconds = seconds;
       if (!plan.pairs.skipped) break;
     }
     if (plan.pairs.skipped) {

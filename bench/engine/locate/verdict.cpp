@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <set>
 #include <string>
 
@@ -162,16 +163,6 @@ const Recheck* find_recheck(const Measurements& m, const std::vector<int>& ranks
   return it == m.rechecks.end() ? nullptr : &*it;
 }
 
-// The pairs behind rank r's figure in one class: those with partners not yet named.
-std::vector<std::vector<int>> figure_pairs(const Measurements& m, bool inter, int r, const std::set<int>& named) {
-  std::vector<std::vector<int>> out;
-  for (const auto& p : m.pairs) {
-    if (p.inter_host != inter || (p.a != r && p.b != r) || named.contains(p.a + p.b - r)) continue;
-    out.push_back({p.a, p.b});
-  }
-  return out;
-}
-
 // A healthy pair of one class to measure alone beside a suspect rank's pairs: of the pairs
 // that touch no rank in `exclude`, the one closest to their median; empty when none.
 std::vector<int> control_pair(const Measurements& m, bool inter, const std::set<int>& exclude) {
@@ -204,9 +195,28 @@ bool still_slow(double alone_gbps, double control_gap, bool has_control, const L
 // what the phase measures), "not_measured" and not named after it.
 std::string unmeasured(const Measurements& m) { return m.confirmation_done ? "not_measured" : ""; }
 
-// A rank that only its pairs accuse, measured pair by pair alone: "confirmed" when its figure
-// from those is still beyond the rule where it was an outlier, "not_confirmed" when not, and
-// unmeasured(m) when some pair was not re-measured.
+// The pairs a suspect rank is measured again on, alone: its two fastest of the class (a rank
+// slow by itself is slow on its best pairs too; one slowed by the traffic beside it is fast on
+// them alone).
+std::vector<std::vector<int>> recheck_pairs_of(const Measurements& m, bool inter, int r, const std::set<int>& named) {
+  std::vector<const report::LocatePair*> mine;
+  for (const auto& p : m.pairs) {
+    if (p.inter_host == inter && (p.a == r || p.b == r) && !named.contains(p.a + p.b - r)) mine.push_back(&p);
+  }
+  std::sort(mine.begin(), mine.end(), [](const auto* x, const auto* y) { return x->gbps > y->gbps; });
+  std::vector<std::vector<int>> out;
+  for (std::size_t i = 0; i < mine.size() && i < 2; ++i) out.push_back({mine[i]->a, mine[i]->b});
+  return out;
+}
+
+// Whether a rank's figure is far enough below the others to need no recheck.
+bool decisive(const LocateFigure& f, const OutlierRule& rule) {
+  return f.outlier && f.gap >= rule.decisive_gap && f.distance_mads >= rule.decisive_mads;
+}
+
+// A rank that only its pairs accuse, measured alone on its best pairs: "confirmed" when the
+// best of them is still beyond the rule where it was an outlier (against a control measured
+// alone in turn), "not_confirmed" when not, and unmeasured(m) when a pair was not re-measured.
 std::string confirm_rank(const Measurements& m, const std::vector<bool>& classes, std::vector<LocateComparison>& last,
                          int r, const std::set<int>& named, const OutlierRule& rule) {
   const auto i = static_cast<std::size_t>(r);
@@ -216,14 +226,14 @@ std::string confirm_rank(const Measurements& m, const std::vector<bool>& classes
     if (!f.outlier) continue;
     std::vector<double> alone;
     std::vector<double> controls;
-    for (const auto& pair : figure_pairs(m, classes[k], r, named)) {
+    for (const auto& pair : recheck_pairs_of(m, classes[k], r, named)) {
       const Recheck* rc = find_recheck(m, pair);
       if (rc == nullptr) return unmeasured(m);
       alone.push_back(rc->gbps);
       if (!rc->control.empty()) controls.push_back(rc->control_gbps);
     }
     if (alone.empty()) return unmeasured(m);
-    const double figure_alone = upper_quartile(alone);
+    const double figure_alone = *std::max_element(alone.begin(), alone.end());
     f.details.push_back({"alone_gbps", figure_alone});
     const bool has_control = !controls.empty();
     const double control = median_of(controls);
@@ -261,21 +271,27 @@ void name_ranks_by_pairs(const Measurements& m, const OutlierRule& rule, Verdict
     if (best < 0) break;
     const auto b = static_cast<std::size_t>(best);
     const bool corroborated = named.contains(best);  // by arrival
-    const std::string recheck = corroborated ? "" : confirm_rank(m, classes, last, best, by_pairs, rule);
+    const bool clear = std::any_of(last.begin(), last.end(), [&](const auto& c) { return decisive(c.figures[b], rule); });
+    std::string recheck;
+    if (clear && !corroborated) {
+      recheck = "decisive";
+    } else if (!corroborated) {
+      recheck = confirm_rank(m, classes, last, best, by_pairs, rule);
+    }
     for (std::size_t k = 0; k < classes.size(); ++k) {
       if (!corroborated && recheck.empty() && last[k].figures[b].outlier) {
         std::set<int> exclude = by_pairs;
         exclude.insert(named.begin(), named.end());
         exclude.insert(best);
         const std::vector<int> control = control_pair(m, classes[k], exclude);
-        for (auto& pair : figure_pairs(m, classes[k], best, by_pairs)) {
+        for (auto& pair : recheck_pairs_of(m, classes[k], best, by_pairs)) {
           v.recheck_pairs.push_back({std::move(pair), control});
         }
       }
       kept[k][b] = last[k].figures[b];
       if (!kept[k][b].outlier) continue;
       kept[k][b].recheck = recheck;
-      kept[k][b].outlier = recheck.empty() || recheck == "confirmed";
+      kept[k][b].outlier = recheck.empty() || recheck == "confirmed" || recheck == "decisive";
     }
     (kept_outlier(kept, b) ? by_pairs : cleared).insert(best);
   }
@@ -340,6 +356,50 @@ void collect(const LocateComparison& c, Verdict& v, std::set<int>* named) {
   }
 }
 
+// Slow pairs between the same two hosts are one finding: the link between them (a switch port,
+// a cable, a route), not as many separate pairs.
+void merge_links(Verdict& v) {
+  std::map<std::vector<std::string>, std::vector<std::size_t>> by_hosts;
+  for (std::size_t i = 0; i < v.findings.size(); ++i) {
+    const auto& f = v.findings[i];
+    if (f.subject != "pair" || f.hosts.size() != 2) continue;
+    std::vector<std::string> key = f.hosts;
+    std::sort(key.begin(), key.end());
+    by_hosts[key].push_back(i);
+  }
+  std::vector<bool> merged(v.findings.size(), false);
+  std::vector<report::LocateFinding> links;
+  for (const auto& [hosts, members] : by_hosts) {
+    if (members.size() < 2) continue;
+    report::LocateFinding link = v.findings[members.front()];
+    link.subject = "link";
+    link.label = "link " + hosts[0] + "-" + hosts[1] + " (" + std::to_string(members.size()) + " pairs)";
+    link.ranks.clear();
+    std::vector<double> values;
+    std::vector<double> gaps;
+    for (std::size_t i : members) {
+      merged[i] = true;
+      const auto& f = v.findings[i];
+      for (int r : f.ranks) {
+        if (std::find(link.ranks.begin(), link.ranks.end(), r) == link.ranks.end()) link.ranks.push_back(r);
+      }
+      values.push_back(f.value);
+      gaps.push_back(f.gap);
+    }
+    std::sort(link.ranks.begin(), link.ranks.end());
+    link.hosts = hosts;
+    link.value = median_of(values);
+    link.gap = median_of(gaps);
+    links.push_back(std::move(link));
+  }
+  std::vector<report::LocateFinding> kept;
+  for (std::size_t i = 0; i < v.findings.size(); ++i) {
+    if (!merged[i]) kept.push_back(std::move(v.findings[i]));
+  }
+  kept.insert(kept.end(), links.begin(), links.end());
+  v.findings = std::move(kept);
+}
+
 // A host all of whose ranks were named, when there are other hosts to set it apart from.
 void name_whole_hosts(const Measurements& m, const std::set<int>& named, Verdict& v) {
   const auto hosts = host_groups(m.places);
@@ -395,6 +455,7 @@ Verdict decide(const Measurements& m, const OutlierRule& rule) {
         std::any_of(m.groups.begin(), m.groups.end(), [&](const auto& g) { return g.kind == to_string(kind); });
     if (any) add(group_comparison(m, kind, named), false);
   }
+  merge_links(v);
   name_whole_hosts(m, named, v);
   const bool compared =
       std::any_of(v.comparisons.begin(), v.comparisons.end(), [](const auto& c) { return c.compared; });
