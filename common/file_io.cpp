@@ -37,4 +37,13 @@ std::string utc_now_iso8601() {
   return buf;
 }
 
+std::string local_now_text() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  localtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
+  return buf;
+}
+
 }  // namespace collbench

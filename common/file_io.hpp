@@ -14,5 +14,7 @@ Result<std::string> read_text_file(const std::string& path, std::uint64_t max_by
 
 // "2026-12-02T13:45:07Z"
 std::string utc_now_iso8601();
+// Local time as nccl-tests prints it in its -S column: "YYYY-MM-DD HH:MM:SS".
+std::string local_now_text();
 
 }  // namespace collbench

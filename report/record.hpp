@@ -30,6 +30,8 @@ struct TimeStats {
   // Half-width of the distribution-free 95% confidence interval of the median, relative to
   // the median: how well the median is known (0 with too few samples to say).
   double median_ci95_rel = 0;
+  // The share of iterations more than twice the median: what pulls a mean off the median.
+  double far_share = 0;
 };
 
 struct Mismatch {
@@ -71,6 +73,8 @@ struct SizeRecord {
   std::uint64_t count = 0;       // the count passed to the library
   std::vector<Measurement> placements;  // out-of-place first
   std::optional<std::string> skipped;   // why this row did not run (then placements is empty)
+  // When the row finished, in local time as "YYYY-MM-DD HH:MM:SS": nccl-tests' -S column.
+  std::string finished_local;
 };
 
 struct RankInfo {
@@ -117,6 +121,8 @@ struct RunConfig {
   std::uint64_t aggregation = 1;     // nccl-tests -m: operations per group
   std::uint64_t graph_launches = 0;  // nccl-tests -G: replays of the captured iterations
   int buffer_registration = 0;       // nccl-tests -R: 1 when buffers are registered with NCCL
+  bool per_iteration_timing = false;  // nccl-tests -I 1: the table's per-iteration columns
+  bool report_timestamps = false;     // nccl-tests -S 1: the table's timestamp column
 };
 
 struct RunContext {
@@ -136,21 +142,30 @@ struct RunContext {
   // name; empty when discovery was not possible.
   std::vector<std::pair<std::string, std::string>> topologies;
   RunConfig config;
+  // The last-level CPU cache of rank 0's host, in bytes (0: unknown): to tell a cache cliff
+  // on host memory from an anomaly.
+  std::uint64_t llc_bytes = 0;
 };
 
 enum class RunStatus { kOk, kWrongData, kIncomplete, kInterrupted, kTimeout, kError };
 const char* to_string(RunStatus s);  // "ok", "wrong_data", "incomplete", ...
 
-// A row that does not look like the rows around it, with the likely cause where known.
+// Rows that do not look like the rows around them, with the likely cause where known; one
+// finding of one kind in one series, however many sizes it covers.
 struct Anomaly {
   std::string collective;
   std::string dtype;
   std::string op;
   int root = -1;
-  std::uint64_t size_bytes = 0;
-  std::string placement;  // "out_of_place" / "in_place"
-  std::string kind;       // "drop": busbw far below smaller sizes; "spread": iteration times vary wildly
-  std::string message;    // one line, with the likely cause
+  std::uint64_t size_bytes = 0;      // the first size
+  std::vector<std::uint64_t> sizes;  // every size of the finding, ascending
+  std::string placement;  // "out_of_place", "in_place" or "both"
+  // "spread": scattered iterations pull the headline time off the median; "dip": one size far
+  // below both neighbours; "drop": from a size on, far below the best of the smaller sizes;
+  // "cache": a drop where the ranks' data leaves the last-level cache (explained).
+  std::string kind;
+  bool explained = false;  // the cause is known and expected: a note, not an anomaly
+  std::string message;     // one line, with the likely cause
 };
 
 struct RunSummary {

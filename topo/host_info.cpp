@@ -3,6 +3,10 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <fstream>
+
+#include "common/units.hpp"
+
 namespace collbench::topo {
 
 std::string host_name() {
@@ -29,6 +33,31 @@ std::string allowed_cpus() {
     cpu = last + 1;
   }
   return out;
+}
+
+std::uint64_t last_level_cache_bytes() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  int cpu = 0;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) {
+    while (cpu < CPU_SETSIZE - 1 && !CPU_ISSET(static_cast<std::size_t>(cpu), &set)) ++cpu;
+  }
+  int best_level = 0;
+  std::uint64_t best = 0;
+  const std::string base = "/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/cache/index";
+  for (int index = 0; index < 16; ++index) {
+    std::ifstream level_file(base + std::to_string(index) + "/level");
+    std::ifstream size_file(base + std::to_string(index) + "/size");
+    int level = 0;
+    std::string size;  // "32768K"
+    if (!(level_file >> level) || !(size_file >> size)) break;
+    auto bytes = parse_size(size);  // binary suffixes, as sysfs writes them
+    if (bytes.ok() && level > best_level) {
+      best_level = level;
+      best = *bytes;
+    }
+  }
+  return best;
 }
 
 }  // namespace collbench::topo

@@ -57,6 +57,8 @@ report::RunConfig config_of(const engine::RunOptions& o, double timeout_s, bool 
   c.malloc_keep = malloc_keep;
   c.aggregation = o.aggregation;
   c.graph_launches = o.graph_launches;
+  c.per_iteration_timing = o.per_iteration_timing;
+  c.report_timestamps = o.report_timestamps;
   return c;
 }
 
@@ -106,6 +108,7 @@ report::RunContext make_context(const RunCommand& cmd, const std::vector<std::st
   ctx.config = config_of(cmd.run, cmd.timeout_s, cmd.malloc_keep);
   ctx.config.gpus_per_process = cmd.gpus_per_process;
   ctx.config.buffer_registration = cmd.device.register_buffers;
+  ctx.llc_bytes = topo::last_level_cache_bytes();
   return ctx;
 }
 

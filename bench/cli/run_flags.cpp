@@ -246,7 +246,10 @@ Result<engine::FaultPlan> parse_fault(std::string_view spec) {
     if (key == "split-hosts" && v > kMaxFaultRank) {
       return bad("split-hosts must be at most " + std::to_string(kMaxFaultRank) + " hosts");
     }
-    if (key == "delay-us" && v > kMaxFaultDelayUs) return bad("delay-us must be at most an hour (3600000000)");
+    if ((key == "delay-us" || key == "stall-us") && v > kMaxFaultDelayUs) {
+      return bad(std::string(key) + " must be at most an hour (3600000000)");
+    }
+    if (key == "factor" && (v < 2 || v > 1000)) return bad("factor must be between 2 and 1000");
     if (key == "corrupt-rank") plan.corrupt_rank = static_cast<int>(v);
     else if (key == "index") plan.corrupt_index = v;
     else if (key == "min-size") plan.min_bytes = v;
@@ -255,7 +258,14 @@ Result<engine::FaultPlan> parse_fault(std::string_view spec) {
     else if (key == "slow-rank") plan.slow_rank = static_cast<int>(v);
     else if (key == "delay-us") plan.slow_us = v;
     else if (key == "split-hosts") plan.split_hosts = static_cast<int>(v);
+    else if (key == "at-size") plan.at_size = v;
+    else if (key == "stall-every") plan.stall_every = v;
+    else if (key == "stall-us") plan.stall_us = v;
+    else if (key == "factor") plan.slow_factor = v;
     else return bad("unknown key '" + std::string(key) + "'");
+  }
+  if ((plan.stall_every > 0 || plan.slow_factor > 0) && plan.at_size == 0) {
+    return bad("stall-every and factor need at-size=S (the requested size they apply to)");
   }
   return plan;
 }
@@ -375,7 +385,8 @@ void add_run_flags(CLI::App& app, RawRunFlags& raw, bool with_positional) {
                  "TEST ONLY, never in production: corrupt-rank=R[,index=I] overwrites one output element of rank R "
                  "after each checked collective; slow-rank=R,delay-us=U delays every timed collective of rank R; "
                  "min-size=S limits both to sizes >= S; kill-rank=R,after-size=S kills rank R (SIGKILL) once it "
-                 "has finished size S")->type_name("SPEC");
+                 "has finished size S; at-size=S,stall-every=N,stall-us=U stalls every N-th timed iteration of "
+                 "size S; at-size=S,factor=F makes size S F times slower")->type_name("SPEC");
 }
 
 Result<RunCommand> resolve_run_flags(const RawRunFlags& raw) {

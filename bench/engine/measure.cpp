@@ -56,9 +56,9 @@ Result<PrecisionState> agree(bootstrap::Bootstrap& boot, const Timing& t, const 
 // Each figure of this rank's statistics, then the largest over ranks.
 Result<report::TimeStats> slowest_statistics(bootstrap::Bootstrap& boot, std::span<const double> samples) {
   const report::TimeStats mine = time_stats(samples);
-  std::array<double, 10> v = {mine.mean_us, mine.median_us, mine.min_us, mine.max_us, mine.p95_us,
-                              mine.p99_us,  mine.stdev_us,  mine.cv,     mine.median_ci95_rel,
-                              static_cast<double>(mine.samples)};
+  std::array<double, 11> v = {mine.mean_us, mine.median_us, mine.min_us,          mine.max_us,
+                              mine.p95_us,  mine.p99_us,    mine.stdev_us,        mine.cv,
+                              mine.median_ci95_rel, static_cast<double>(mine.samples), mine.far_share};
   COLLBENCH_RETURN_IF_ERROR(boot.allreduce(v, ReduceOp::kMax));
   report::TimeStats out;
   out.mean_us = v[0];
@@ -71,6 +71,7 @@ Result<report::TimeStats> slowest_statistics(bootstrap::Bootstrap& boot, std::sp
   out.cv = v[7];
   out.median_ci95_rel = v[8];
   out.samples = static_cast<std::uint64_t>(v[9]);
+  out.far_share = v[10];
   return out;
 }
 

@@ -27,6 +27,13 @@ struct FaultPlan {
   // locate only: pretend the ranks sit on this many hosts (consecutive blocks), so that one
   // machine exercises the inter-host pairs and the split groups.
   int split_hosts = 0;
+  // Rows of exactly this requested size: every `stall_every`-th timed iteration stalls for
+  // `stall_us` on every rank (a periodic stall), and/or every timed iteration takes
+  // `slow_factor` times as long (one size slowed); for the anomaly checks.
+  std::uint64_t at_size = 0;
+  std::uint64_t stall_every = 0;
+  std::uint64_t stall_us = 0;
+  std::uint64_t slow_factor = 0;
 };
 
 enum class Average : int { kRank0 = 0, kMean = 1, kMin = 2, kMax = 3 };

@@ -170,6 +170,7 @@ Result<report::SizeRecord> Runner::measure_row(const RowPlan& row) {
       rec.placements.push_back(std::move(m));
     }
   }
+  rec.finished_local = local_now_text();
   return rec;
 }
 

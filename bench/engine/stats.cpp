@@ -47,6 +47,8 @@ report::TimeStats time_stats(std::span<const double> samples_us) {
   s.cv = s.mean_us > 0 ? s.stdev_us / s.mean_us : 0;
   const double ci = median_ci95_rel(sorted);
   s.median_ci95_rel = std::isfinite(ci) ? ci : 0;
+  const auto far = std::upper_bound(sorted.begin(), sorted.end(), 2 * s.median_us);
+  s.far_share = static_cast<double>(sorted.end() - far) / n;
   return s;
 }
 

@@ -16,6 +16,33 @@ bool slowed(const FaultPlan& fault, const bootstrap::Bootstrap& boot, std::uint6
   return fault.slow_rank && *fault.slow_rank == boot.rank() && call_bytes >= fault.min_bytes;
 }
 
+// The test-only faults of one size (FaultPlan::at_size): a periodic stall, or every iteration
+// `slow_factor` times as long: after each iteration it sleeps F - 1 times the shortest one
+// so far. (Not the iteration just ended: that one includes waiting for the other ranks'
+// sleep, and the slowdown would grow without end.)
+class SizeFault {
+ public:
+  SizeFault(const FaultPlan& f, std::uint64_t call_bytes)
+      : stall_every_(f.at_size == call_bytes ? f.stall_every : 0), stall_(f.stall_us),
+        factor_(f.at_size == call_bytes ? f.slow_factor : 0) {}
+
+  bool slows() const { return factor_ > 1; }
+  void before(std::uint64_t iteration) const {
+    if (stall_every_ > 0 && iteration % stall_every_ == 0) std::this_thread::sleep_for(std::chrono::microseconds(stall_));
+  }
+  void after(std::chrono::steady_clock::duration took) {
+    if (factor_ <= 1) return;
+    shortest_ = std::min(shortest_, took);
+    std::this_thread::sleep_for(shortest_ * static_cast<long>(factor_ - 1));
+  }
+
+ private:
+  std::chrono::steady_clock::duration shortest_ = std::chrono::steady_clock::duration::max();
+  std::uint64_t stall_every_;
+  std::uint64_t stall_;
+  std::uint64_t factor_;
+};
+
 // One iteration's launches: a single operation, or a group of `aggregation` of them, each on
 // its own rotated buffers (operations first .. first + aggregation - 1). `group` is scratch
 // space sized once by the caller, so that nothing is allocated in the loop.
@@ -143,6 +170,7 @@ Status time_loop(backend::Backend& backend, bootstrap::Bootstrap& boot, const ba
   const std::uint64_t first = plan.first_iteration;
   const bool slow = slowed(o.fault, boot, plan.call_bytes);
   const auto delay = std::chrono::microseconds(o.fault.slow_us);
+  SizeFault size_fault(o.fault, plan.call_bytes);
 
   COLLBENCH_RETURN_IF_ERROR(boot.barrier());
   const Clock::time_point start = Clock::now();
@@ -152,8 +180,10 @@ Status time_loop(backend::Backend& backend, bootstrap::Bootstrap& boot, const ba
     if (watchdog != nullptr) watchdog->note_iteration(i);
     const Clock::time_point began = Clock::now();
     if (marked) clock.mark(barrier_excluded ? 2 * i : i);
+    size_fault.before(i);
     COLLBENCH_RETURN_IF_ERROR(launcher.launch(first + i));
-    if (o.blocking != 0) COLLBENCH_RETURN_IF_ERROR(backend.comm().synchronize());
+    if (o.blocking != 0 || size_fault.slows()) COLLBENCH_RETURN_IF_ERROR(backend.comm().synchronize());
+    size_fault.after(Clock::now() - began);
     if (o.blocking == 1) COLLBENCH_RETURN_IF_ERROR(boot.barrier());
     if (barrier_excluded) {
       if (marked) clock.mark(2 * i + 1);

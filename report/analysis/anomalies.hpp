@@ -8,10 +8,17 @@
 
 namespace collbench::report {
 
-// A "drop": busbw at a size of at least 64 KiB below a third of the best busbw of a smaller
-// size of the same series. A "spread": coefficient of variation above 1 or p95 more than five
-// times the median. The message names the likely cause where it can be known, e.g. the MPI
-// large-allocation cliff on host memory (see docs/performance.md).
+// One finding per kind and series (collective, type, op, root), with every size it covers:
+// - "spread": the headline time (a mean) is at least 10 % and three times the median's
+//   confidence interval above the median: scattered iterations move it (one slow iteration
+//   in 100,000 does not);
+// - "dip": a size of at least 64 KiB whose busbw is 2 x below the geometric mean of its
+//   neighbouring sizes' (what the curve makes expected there);
+// - "drop": from a size of at least 64 KiB, busbw below a third of the best smaller size;
+// - "cache": such a drop on host memory where the ranks' data on the host reaches half the
+//   last-level cache and more: explained (a note), not an anomaly.
+// The message names the likely cause where it can be known, e.g. the MPI large-allocation
+// cliff on host memory (see docs/performance.md).
 std::vector<Anomaly> find_anomalies(const std::vector<SizeRecord>& rows, const RunContext& context);
 
 }  // namespace collbench::report

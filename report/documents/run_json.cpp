@@ -71,7 +71,9 @@ Json config_json(const RunConfig& c) {
           {"gpus_per_process", c.gpus_per_process},
           {"aggregation", c.aggregation},
           {"graph_launches", c.graph_launches},
-          {"buffer_registration", c.buffer_registration}};
+          {"buffer_registration", c.buffer_registration},
+          {"per_iteration_timing", c.per_iteration_timing},
+          {"report_timestamps", c.report_timestamps}};
   if (c.precision) j["precision"] = precision_json(*c.precision);
   return j;
 }
@@ -80,7 +82,7 @@ Json stats_json(const TimeStats& s) {
   return {{"samples", s.samples},         {"mean_us", real(s.mean_us)}, {"median_us", real(s.median_us)},
           {"min_us", real(s.min_us)},     {"max_us", real(s.max_us)},   {"p95_us", real(s.p95_us)},
           {"p99_us", real(s.p99_us)},     {"stdev_us", real(s.stdev_us)}, {"cv", real(s.cv)},
-          {"median_ci95_rel", real(s.median_ci95_rel)}};
+          {"median_ci95_rel", real(s.median_ci95_rel)}, {"far_share", real(s.far_share)}};
 }
 
 Json record_key(const SizeRecord& r) {
@@ -123,8 +125,9 @@ Json results_json(const std::vector<SizeRecord>& rows) {
 }
 
 Json anomaly_json(const Anomaly& a) {
-  return {{"collective", a.collective}, {"dtype", a.dtype}, {"op", a.op},       {"root", a.root},
-          {"size_bytes", a.size_bytes}, {"placement", a.placement}, {"kind", a.kind}, {"message", a.message}};
+  return {{"collective", a.collective}, {"dtype", a.dtype},     {"op", a.op},           {"root", a.root},
+          {"size_bytes", a.size_bytes}, {"sizes", a.sizes},     {"placement", a.placement},
+          {"kind", a.kind},             {"explained", a.explained}, {"message", a.message}};
 }
 
 Json summary_json(const RunSummary& s) {
@@ -199,6 +202,8 @@ RunConfig config_from(const Json& j) {
   c.aggregation = j.value("aggregation", std::uint64_t{1});
   c.graph_launches = j.value("graph_launches", std::uint64_t{0});
   c.buffer_registration = j.contains("buffer_registration") ? int_at(j, "buffer_registration") : 0;
+  c.per_iteration_timing = j.value("per_iteration_timing", false);
+  c.report_timestamps = j.value("report_timestamps", false);
   if (const auto p = j.find("precision"); p != j.end()) {
     c.precision = PrecisionConfig{real_from(p->at("min_time_s")), real_from(p->at("max_time_s")),
                                   real_from(p->at("target_spread")), p->at("min_iterations").get<std::uint64_t>(),
@@ -238,6 +243,7 @@ TimeStats stats_from(const Json& j) {
   s.p95_us = real_from(j.at("p95_us"));
   s.p99_us = real_from(j.at("p99_us"));
   if (const auto ci = j.find("median_ci95_rel"); ci != j.end()) s.median_ci95_rel = real_from(*ci);
+  if (const auto far = j.find("far_share"); far != j.end()) s.far_share = real_from(*far);
   s.stdev_us = real_from(j.at("stdev_us"));
   s.cv = real_from(j.at("cv"));
   return s;
@@ -332,10 +338,19 @@ RunSummary summary_from(const Json& j) {
   s.out_of_bounds = j.at("out_of_bounds").get<std::uint64_t>();
   if (const auto list = j.find("anomalies"); list != j.end()) {
     for (const auto& a : *list) {
-      s.anomalies.push_back({a.at("collective").get<std::string>(), a.at("dtype").get<std::string>(),
-                             a.at("op").get<std::string>(), int_at(a, "root"), a.at("size_bytes").get<std::uint64_t>(),
-                             a.at("placement").get<std::string>(), a.at("kind").get<std::string>(),
-                             a.at("message").get<std::string>()});
+      Anomaly x;
+      x.collective = a.at("collective").get<std::string>();
+      x.dtype = a.at("dtype").get<std::string>();
+      x.op = a.at("op").get<std::string>();
+      x.root = int_at(a, "root");
+      x.size_bytes = a.at("size_bytes").get<std::uint64_t>();
+      if (const auto sizes = a.find("sizes"); sizes != a.end()) x.sizes = sizes->get<std::vector<std::uint64_t>>();
+      if (x.sizes.empty()) x.sizes = {x.size_bytes};
+      x.placement = a.at("placement").get<std::string>();
+      x.kind = a.at("kind").get<std::string>();
+      if (const auto explained = a.find("explained"); explained != a.end()) x.explained = explained->get<bool>();
+      x.message = a.at("message").get<std::string>();
+      s.anomalies.push_back(std::move(x));
     }
   }
   if (const auto rss = j.find("max_rss_bytes"); rss != j.end()) s.max_rss_bytes = rss->get<std::uint64_t>();

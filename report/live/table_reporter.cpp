@@ -20,11 +20,18 @@ constexpr int kRootWidth = 6;
 constexpr int kTimeWidth = 7;
 constexpr int kBwWidth = 6;
 constexpr int kWrongWidth = 6;
+constexpr int kIterWidth = 7;        // -I 1: i_min, i_max, i_p99, i_cv%
+constexpr int kStampHeaderWidth = 19;  // -S 1: " %19s" in the header...
+constexpr int kStampWidth = 21;        // ...and "%21s" in the rows (src/util.cu)
 
 // Both header groups in one piece: nccl-tests centres the titles unevenly and parsers match
 // the exact text.
 constexpr std::string_view kGroupTitles =
     "           out-of-place                       in-place          ";
+constexpr std::string_view kPerIterationTitles =
+    "              out-of-place (+ per-iteration)                                in-place (+ per-iteration)";
+constexpr std::string_view kStampLabel = "timestamp";
+constexpr std::string_view kStampFormat = "%Y-%m-%d %H:%M:%S";
 
 std::string after_size(std::string_view count, std::string_view type, std::string_view op, std::string_view root) {
   return "  " + pad_left(count, kCountWidth) + "  " + pad_left(type, kTypeWidth) + "  " + pad_left(op, kOpWidth) +
@@ -48,10 +55,29 @@ std::string group_columns(std::string_view time, std::string_view algbw, std::st
          "  " + pad_left(wrong, kWrongWidth);
 }
 
-std::string measurement_columns(const Measurement* m) {
-  if (m == nullptr) return group_columns("N/A", "N/A", "N/A", "N/A");
-  return group_columns(fit_number(m->time_us, kTimeWidth), fit_number(m->algbw_gbps, kBwWidth),
-                       fit_number(m->busbw_gbps, kBwWidth), m->checked ? format_uint(m->wrong) : "N/A");
+std::string iteration_columns(std::string_view min, std::string_view max, std::string_view p99, std::string_view cv) {
+  return "  " + pad_left(min, kIterWidth) + "  " + pad_left(max, kIterWidth) + "  " + pad_left(p99, kIterWidth) +
+         "  " + pad_left(cv, kIterWidth);
+}
+
+std::string measurement_columns(const Measurement* m, const TableLayout& layout) {
+  if (m == nullptr) {
+    return group_columns("N/A", "N/A", "N/A", "N/A") +
+           (layout.per_iteration ? iteration_columns("N/A", "N/A", "N/A", "N/A") : "");
+  }
+  std::string out = group_columns(fit_number(m->time_us, kTimeWidth), fit_number(m->algbw_gbps, kBwWidth),
+                                  fit_number(m->busbw_gbps, kBwWidth), m->checked ? format_uint(m->wrong) : "N/A");
+  if (layout.per_iteration) {
+    const TimeStats& s = m->per_iteration;
+    out += iteration_columns(fit_number(s.min_us, kIterWidth), fit_number(s.max_us, kIterWidth),
+                             fit_number(s.p99_us, kIterWidth), fit_number(100 * s.cv, kIterWidth));
+  }
+  return out;
+}
+
+// The header's last field: " " then the label right-aligned in 19 columns, or nothing.
+std::string stamp_header(const TableLayout& layout, std::string_view text) {
+  return " " + (layout.timestamps ? pad_left(text, kStampHeaderWidth) : std::string());
 }
 
 const Measurement* find_placement(const SizeRecord& record, Placement placement) {
@@ -122,23 +148,30 @@ std::string mismatch_line(const SizeRecord& record, const Measurement& m, const 
 
 }  // namespace
 
-std::vector<std::string> table_column_header() {
+TableLayout TableLayout::of(const RunConfig& config) {
+  return {.per_iteration = config.per_iteration_timing, .timestamps = config.report_timestamps};
+}
+
+std::vector<std::string> table_column_header(const TableLayout& layout) {
+  const std::string names = group_columns("time", "algbw", "busbw", "#wrong") +
+                            (layout.per_iteration ? iteration_columns("i_min", "i_max", "i_p99", "i_cv%") : "");
+  const std::string units = group_columns("(us)", "(GB/s)", "(GB/s)", "") +
+                            (layout.per_iteration ? iteration_columns("(us)", "(us)", "(us)", "(%)") : "");
   return {
-      header_leading("", "", "", "", "") + std::string(kGroupTitles),
-      header_leading("size", "count", "type", "redop", "root") + group_columns("time", "algbw", "busbw", "#wrong") +
-          group_columns("time", "algbw", "busbw", "#wrong") + " ",
-      header_leading("(B)", "(elements)", "", "", "") + group_columns("(us)", "(GB/s)", "(GB/s)", "") +
-          group_columns("(us)", "(GB/s)", "(GB/s)", "") + " ",
+      header_leading("", "", "", "", "") + std::string(layout.per_iteration ? kPerIterationTitles : kGroupTitles),
+      header_leading("size", "count", "type", "redop", "root") + names + names + stamp_header(layout, kStampLabel),
+      header_leading("(B)", "(elements)", "", "", "") + units + units + stamp_header(layout, kStampFormat),
   };
 }
 
-std::string format_table_row(const SizeRecord& record) {
+std::string format_table_row(const SizeRecord& record, const TableLayout& layout) {
   std::string line = leading_columns(format_uint(record.size_bytes), format_uint(record.count), record.dtype,
                                      record.op, format_int(record.root));
   // A comment line, so that parsers of nccl-tests' table never meet a non-numeric row.
   if (record.skipped) return "#" + line.substr(1) + "  skipped: " + one_line(*record.skipped);
-  line += measurement_columns(find_placement(record, Placement::kOutOfPlace));
-  line += measurement_columns(find_placement(record, Placement::kInPlace));
+  line += measurement_columns(find_placement(record, Placement::kOutOfPlace), layout);
+  line += measurement_columns(find_placement(record, Placement::kInPlace), layout);
+  if (layout.timestamps) line += pad_left(record.finished_local, kStampWidth);
   return line;
 }
 
@@ -157,6 +190,7 @@ Status TableReporter::flush_checked(const char* what) {
 Status TableReporter::begin(const RunContext& context) {
   collectives_ = join(context.config.collectives, ",");
   label_collectives_ = context.config.collectives.size() > 1;
+  layout_ = TableLayout::of(context.config);
   last_collective_.clear();
   mismatch_lines_.clear();
   out_ << "# collbench " << context.tool_version << " (" << context.git_commit << ") bootstrap=" << context.bootstrap
@@ -165,7 +199,7 @@ Status TableReporter::begin(const RunContext& context) {
        << parameter_line(context.config) << "\n#\n# Using devices\n";
   for (const auto& rank : context.ranks) out_ << format_rank_line(rank) << "\n";
   out_ << "#\n";
-  for (const auto& line : table_column_header()) out_ << line << "\n";
+  for (const auto& line : table_column_header(layout_)) out_ << line << "\n";
   return flush_checked("header");
 }
 
@@ -183,7 +217,7 @@ Status TableReporter::row(const SizeRecord& record) {
     out_ << "# collective: " << record.collective << "\n";
   }
   last_collective_ = record.collective;
-  out_ << format_table_row(record) << "\n";
+  out_ << format_table_row(record, layout_) << "\n";
   remember_mismatches(record);
   return flush_checked("row");
 }
@@ -207,8 +241,9 @@ Status TableReporter::end(const RunSummary& summary) {
   }
   if (summary.max_rss_bytes > 0) out_ << "# Peak memory per rank : " << format_uint(summary.max_rss_bytes >> 20) << " MiB\n";
   for (const auto& a : summary.anomalies) {
-    out_ << "# Anomaly: " << a.collective << " " << a.dtype << " " << format_uint(a.size_bytes) << " B "
-         << placement_words(a.placement) << ": " << one_line(a.message) << "\n";
+    const std::string where = a.placement == "both" ? "both placements" : placement_words(a.placement);
+    out_ << (a.explained ? "# Note: " : "# Anomaly: ") << a.collective << " " << a.dtype << " " << where << ": "
+         << one_line(a.message) << "\n";
   }
   out_ << "# Collective test concluded: " << collectives_ << "\n#\n";
   // nccl-tests ends with the library's last error, or an empty line when there is none.

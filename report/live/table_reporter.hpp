@@ -17,6 +17,14 @@
 
 namespace collbench::report {
 
+// nccl-tests' optional columns: -I 1 adds i_min, i_max, i_p99 and i_cv% after each placement's
+// four, -S 1 a local timestamp at the end of each row.
+struct TableLayout {
+  bool per_iteration = false;
+  bool timestamps = false;
+  static TableLayout of(const RunConfig& config);
+};
+
 class TableReporter final : public Reporter {
  public:
   // The stream must outlive the reporter.
@@ -37,12 +45,15 @@ class TableReporter final : public Reporter {
   std::string collectives_;       // for the "concluded" line
   bool label_collectives_ = false;
   std::string last_collective_;
+  TableLayout layout_;
   std::vector<std::string> mismatch_lines_;
 };
 
 // The pieces of the table, exposed for tests and for tools that print partial tables.
-std::vector<std::string> table_column_header();       // the 3 header lines, without '\n'
-std::string format_table_row(const SizeRecord& record);  // one row, without '\n'
+// the 3 header lines, without '\n'
+std::vector<std::string> table_column_header(const TableLayout& layout = {});
+// one row, without '\n'
+std::string format_table_row(const SizeRecord& record, const TableLayout& layout = {});
 std::string format_rank_line(const RankInfo& rank);      // "#  Rank  0 Group  0 Pid ..."
 
 }  // namespace collbench::report

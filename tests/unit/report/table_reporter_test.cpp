@@ -48,6 +48,48 @@ TEST(TableReporter, ColumnHeaderIsNcclTestsHeader) {
   EXPECT_EQ(table_column_header(), expected);
 }
 
+// -I 1 and -S 1 as nccl-tests 2.19.6 prints them (src/util.cu writeResultHeader).
+TEST(TableReporter, PerIterationAndTimestampHeadersAreNcclTestsHeaders) {
+  const std::vector<std::string> per_iteration = {
+      "#                                                                 out-of-place (+ per-iteration)                                in-place (+ per-iteration)",
+      "#       size         count      type   redop    root     time   algbw   busbw  #wrong    i_min    i_max    i_p99    i_cv%     time   algbw   busbw  #wrong    i_min    i_max    i_p99    i_cv% ",
+      "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)             (us)     (us)     (us)      (%)     (us)  (GB/s)  (GB/s)             (us)     (us)     (us)      (%) ",
+  };
+  EXPECT_EQ(table_column_header({.per_iteration = true, .timestamps = false}), per_iteration);
+  const auto stamped = table_column_header({.per_iteration = false, .timestamps = true});
+  ASSERT_EQ(stamped.size(), 3u);
+  EXPECT_EQ(stamped[1],
+            "#       size         count      type   redop    root     time   algbw   busbw  #wrong     time   algbw   busbw  #wrong           timestamp");
+  EXPECT_EQ(stamped[2],
+            "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)             (us)  (GB/s)  (GB/s)           %Y-%m-%d %H:%M:%S");
+}
+
+TEST(TableReporter, PerIterationColumnsFollowEachPlacementAndTheStampEndsTheRow) {
+  SizeRecord r = testing::sample_rows()[1];
+  for (auto& m : r.placements) {
+    m.per_iteration.min_us = 30.5;
+    m.per_iteration.max_us = 120;
+    m.per_iteration.p99_us = 41.25;
+    m.per_iteration.cv = 0.125;
+  }
+  r.finished_local = "2026-12-03 17:00:00";
+  EXPECT_EQ(format_table_row(r, {.per_iteration = true, .timestamps = true}),
+            "     1048576        262144     float     sum      -1    35.62   29.44   51.52       0    30.50   120.00    41.25    12.50"
+            "    34.90   30.05   52.58       0    30.50   120.00    41.25    12.50  2026-12-03 17:00:00");
+  EXPECT_EQ(format_table_row(r, {.per_iteration = false, .timestamps = true}),
+            "     1048576        262144     float     sum      -1    35.62   29.44   51.52       0    34.90   30.05   52.58       0"
+            "  2026-12-03 17:00:00");
+}
+
+TEST(TableReporter, RunConfigPicksTheLayout) {
+  RunConfig c;
+  c.per_iteration_timing = true;
+  EXPECT_TRUE(TableLayout::of(c).per_iteration);
+  EXPECT_FALSE(TableLayout::of(c).timestamps);
+  c.report_timestamps = true;
+  EXPECT_TRUE(TableLayout::of(c).timestamps);
+}
+
 TEST(TableReporter, RowsMatchNcclTestsRows) {
   const auto rows = testing::sample_rows();
   EXPECT_EQ(format_table_row(rows[0]),
