@@ -41,6 +41,12 @@ if(NOT _collbench_cuda_missing)
   if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
     set(CMAKE_CUDA_ARCHITECTURES ${COLLBENCH_CUDA_ARCHITECTURES})
   endif()
+  # One CUDA runtime in the process, the shared one: targets with .cu files would otherwise
+  # take cudart_static while the adapters link CUDA::cudart, two runtimes with two sets of
+  # contexts and error states in one binary.
+  if(NOT DEFINED CMAKE_CUDA_RUNTIME_LIBRARY)
+    set(CMAKE_CUDA_RUNTIME_LIBRARY Shared)
+  endif()
   enable_language(CUDA)
   # CMake 3.25 does not know nvcc's C++20 flag (nvcc has it since CUDA 12.0).
   if(NOT CMAKE_CUDA20_STANDARD_COMPILE_OPTION AND CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER_EQUAL 12.0)

@@ -32,7 +32,7 @@ function(collbench_strict target)
     $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-fmacro-prefix-map=${PROJECT_SOURCE_DIR}/=>)
   if(COLLBENCH_WERROR)
     target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Werror>
-                                             $<$<COMPILE_LANGUAGE:CUDA>:--Werror=all-warnings>)
+                                             $<$<COMPILE_LANGUAGE:CUDA>:--Werror=all-warnings -Xcompiler=-Werror>)
   endif()
   if(COLLBENCH_SANITIZE)
     target_compile_options(${target} PRIVATE

@@ -1,8 +1,10 @@
 # Finds NCCL's header and library; defines NCCL::nccl, NCCL_VERSION.
-# Hints: NCCL_ROOT, NCCL_HOME, CUDAToolkit_LIBRARY_ROOT.
+# Hints: NCCL_ROOT, NCCL_HOME, CUDAToolkit_LIBRARY_ROOT (a wheel's nvidia/nccl folder works as NCCL_ROOT).
 set(_nccl_hints ${NCCL_ROOT} $ENV{NCCL_ROOT} $ENV{NCCL_HOME} ${CUDAToolkit_LIBRARY_ROOT} /usr/local/cuda)
 find_path(NCCL_INCLUDE_DIR nccl.h HINTS ${_nccl_hints} PATH_SUFFIXES include)
-find_library(NCCL_LIBRARY nccl HINTS ${_nccl_hints} PATH_SUFFIXES lib lib64 lib/x86_64-linux-gnu)
+# libnccl.so.2 by its full name too: Python's nvidia-nccl-cu12/-cu13 wheels ship no unversioned link.
+# NAMES_PER_DIR: the first folder of the hints (NCCL_ROOT) wins, whichever name it holds.
+find_library(NCCL_LIBRARY NAMES nccl libnccl.so.2 NAMES_PER_DIR HINTS ${_nccl_hints} PATH_SUFFIXES lib lib64 lib/x86_64-linux-gnu)
 if(NCCL_INCLUDE_DIR AND EXISTS "${NCCL_INCLUDE_DIR}/nccl.h")
   file(STRINGS "${NCCL_INCLUDE_DIR}/nccl.h" _nccl_defs REGEX "^#define NCCL_(MAJOR|MINOR|PATCH) ")
   foreach(part MAJOR MINOR PATCH)
