@@ -30,6 +30,9 @@ struct LocateRule {
   double threshold_mads = 0;
   double mad_floor = 0;
   double min_gap = 0;
+  // A rank at least this far below (gap and MADs both) is named without a recheck.
+  double decisive_gap = 0;
+  double decisive_mads = 0;
 };
 
 // A measured figure shown beside the compared one ("gbps", "late_us", ...).

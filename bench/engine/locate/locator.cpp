@@ -521,7 +521,11 @@ Result<report::LocateReport> Locator::run() {
     report_.verdict = v.verdict;
     report_.pairs = measured_.pairs;
     report_.groups = measured_.groups;
-    report_.rule = {o_.rule.threshold_mads, o_.rule.mad_floor, o_.rule.min_gap};
+    report_.rule = {.threshold_mads = o_.rule.threshold_mads,
+                    .mad_floor = o_.rule.mad_floor,
+                    .min_gap = o_.rule.min_gap,
+                    .decisive_gap = o_.rule.decisive_gap,
+                    .decisive_mads = o_.rule.decisive_mads};
   }
   PhasePlan verdict;
   verdict.seconds = std::max(kReserveMinS, kReserveShare * o_.budget_s);
