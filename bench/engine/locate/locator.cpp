@@ -4,6 +4,8 @@
 #include <array>
 #include <limits>
 #include <map>
+#include <span>
+#include <type_traits>
 
 #include "bench/engine/locate/loops.hpp"
 #include "bench/engine/locate/plan.hpp"
@@ -21,14 +23,49 @@ constexpr double kReserveShare = 0.03;
 constexpr std::size_t kMaxRechecks = 16;  // pairs and rings measured alone, at most
 constexpr int kAlternations = 3;          // each suspect and its control, measured alone in turn
 
-// One fixed-size record per rank, gathered on every rank: the step's figures and what the
-// next step needs (elapsed time, stop requests), so that every rank decides alike.
-template <std::size_t N>
-Result<std::vector<std::array<double, N>>> gather_rows(bootstrap::Bootstrap& boot, const std::array<double, N>& mine) {
-  std::vector<std::array<double, N>> all(static_cast<std::size_t>(boot.size()));
-  COLLBENCH_RETURN_IF_ERROR(boot.allgather(std::as_bytes(std::span(mine)), std::as_writable_bytes(std::span(all))));
+// What each rank reports after an arrival phase, a step of pairs or rings, and a recheck.
+// Every rank gathers every rank's row, so that every rank decides alike.
+struct ArrivalRow {
+  double punctuality = 0;  // median share of the step spent not waiting
+  double late_us = 0;      // median lateness after the barrier
+};
+struct StepRow {
+  double median_us = 0;  // this rank's median iteration time (0: it sat the step out)
+  double cost_s = 0;     // what one iteration cost it, waits included
+  double elapsed_s = 0;  // its clock, for the budget
+  double stop = 0;       // 1 when it was asked to stop
+};
+struct RecheckRow {
+  double median_us = 0;
+  double elapsed_s = 0;
+  double stop = 0;
+};
+
+// One fixed-size record per rank, gathered on every rank.
+template <typename Row>
+  requires std::is_trivially_copyable_v<Row>
+Result<std::vector<Row>> gather_rows(bootstrap::Bootstrap& boot, const Row& mine) {
+  std::vector<Row> all(static_cast<std::size_t>(boot.size()));
+  COLLBENCH_RETURN_IF_ERROR(
+      boot.allgather(std::as_bytes(std::span(&mine, 1)), std::as_writable_bytes(std::span(all))));
   return all;
 }
+
+// The probe's figures, reduced with max over ranks: one double per named slot.
+struct ProbeFigures {
+  enum Slot : std::size_t {
+    kOverheadS,       // one agreement (allreduce of two doubles)
+    kAllReduceLoS,    // one all_reduce iteration at the smallest size
+    kAllReduceHiS,    // ... at the probe's large size
+    kP2pLoS,          // one point-to-point iteration at the smallest size
+    kP2pHiS,          // ... at the large size
+    kNoPointToPoint,  // 1 when the backend has no point-to-point exchange
+    kElapsedS,        // the clock when the probe ended
+    kSlots
+  };
+  std::array<double, kSlots> values{};
+  double& operator[](Slot s) { return values[s]; }
+};
 
 double median_us(const std::vector<double>& samples) { return median_of(samples); }
 
@@ -64,9 +101,8 @@ class Locator {
   void make_plan();
   Status straggler();
   Status pairs();
-  Result<std::vector<std::array<double, 4>>> pair_round(const Round& round, std::uint64_t bytes,
-                                                        std::uint64_t iterations);
-  void note_round(const Round& round, int r, std::uint64_t iterations, const std::vector<std::array<double, 4>>& rows);
+  Result<std::vector<StepRow>> pair_round(const Round& round, std::uint64_t bytes, std::uint64_t iterations);
+  void note_round(const Round& round, int r, std::uint64_t iterations, const std::vector<StepRow>& rows);
   Status groups();
   Status group_kind(const std::vector<Group>& groups, std::uint64_t iterations, Agreed& a, double& cost_s);
   Status confirm();
@@ -149,27 +185,30 @@ Status Locator::probe() {
   const auto per_iteration = [](const LoopSamples& s) { return s.elapsed_s / static_cast<double>(kProbeIterations); };
   COLLBENCH_ASSIGN_OR_RETURN(auto ar_lo, loops_.all_reduce(lo, 1, kProbeIterations));
   COLLBENCH_ASSIGN_OR_RETURN(auto ar_hi, loops_.all_reduce(hi, 1, kProbeIterations));
-  std::array<double, 7> v = {overhead, per_iteration(ar_lo), per_iteration(ar_hi), 0, 0, 0, 0};
+  ProbeFigures v;
+  v[ProbeFigures::kOverheadS] = overhead;
+  v[ProbeFigures::kAllReduceLoS] = per_iteration(ar_lo);
+  v[ProbeFigures::kAllReduceHiS] = per_iteration(ar_hi);
   if (!rounds_.empty()) {
     const int partner = partner_in(rounds_.front(), boot_.rank());
     auto p_lo = loops_.p2p(lo, partner, partner, 1, kProbeIterations);
     if (!p_lo.ok() && p_lo.status().code() != ErrorCode::kUnsupported) return p_lo.status();
     if (p_lo.ok()) {
       COLLBENCH_ASSIGN_OR_RETURN(auto p_hi, loops_.p2p(hi, partner, partner, 1, kProbeIterations));
-      v[3] = per_iteration(*p_lo);
-      v[4] = per_iteration(p_hi);
+      v[ProbeFigures::kP2pLoS] = per_iteration(*p_lo);
+      v[ProbeFigures::kP2pHiS] = per_iteration(p_hi);
     } else {
-      v[5] = 1;  // the backend has no point-to-point exchange
+      v[ProbeFigures::kNoPointToPoint] = 1;
     }
   }
-  v[6] = elapsed();
+  v[ProbeFigures::kElapsedS] = elapsed();
   // Every rank plans from these same figures, so that every rank takes the same steps.
-  COLLBENCH_RETURN_IF_ERROR(boot_.allreduce(v, ReduceOp::kMax));
-  plan_start_s_ = v[6];
-  inputs_.step_overhead_s = v[0];
-  inputs_.all_reduce = CostModel::fit(lo, v[1], hi, v[2]);
-  inputs_.p2p = CostModel::fit(lo, v[3], hi, v[4]);
-  p2p_ok_ = v[5] == 0;
+  COLLBENCH_RETURN_IF_ERROR(boot_.allreduce(v.values, ReduceOp::kMax));
+  plan_start_s_ = v[ProbeFigures::kElapsedS];
+  inputs_.step_overhead_s = v[ProbeFigures::kOverheadS];
+  inputs_.all_reduce = CostModel::fit(lo, v[ProbeFigures::kAllReduceLoS], hi, v[ProbeFigures::kAllReduceHiS]);
+  inputs_.p2p = CostModel::fit(lo, v[ProbeFigures::kP2pLoS], hi, v[ProbeFigures::kP2pHiS]);
+  p2p_ok_ = v[ProbeFigures::kNoPointToPoint] == 0;
   if (!p2p_ok_) report_.notes.push_back("the " + backend_.info().name + " backend has no point-to-point exchange: "
                                         "pairs and split groups were not measured");
   PhasePlan done;
@@ -252,8 +291,9 @@ Status Locator::straggler() {
     step_done("all_reduce", bytes);
   }
   if (!shares.empty()) {
-    COLLBENCH_ASSIGN_OR_RETURN(auto rows, gather_rows<2>(boot_, {median_of(shares), median_of(lateness)}));
-    for (const auto& r : rows) measured_.arrivals.push_back({r[0], r[1]});
+    COLLBENCH_ASSIGN_OR_RETURN(
+        auto rows, gather_rows(boot_, ArrivalRow{.punctuality = median_of(shares), .late_us = median_of(lateness)}));
+    for (const auto& r : rows) measured_.arrivals.push_back({r.punctuality, r.late_us});
   }
   record_phase("straggler", plan, began, cut);
   return ok_status();
@@ -261,22 +301,23 @@ Status Locator::straggler() {
 
 // One round of one pass: every rank exchanges with its partner (or sits out), then all
 // learn every rank's median time, its cost per iteration, its clock and stop requests.
-Result<std::vector<std::array<double, 4>>> Locator::pair_round(const Round& round, std::uint64_t bytes,
-                                                               std::uint64_t iterations) {
+Result<std::vector<StepRow>> Locator::pair_round(const Round& round, std::uint64_t bytes, std::uint64_t iterations) {
   const int partner = partner_in(round, boot_.rank());
   COLLBENCH_ASSIGN_OR_RETURN(LoopSamples mine, loops_.p2p(bytes, partner, partner, inputs_.pairs.warmup, iterations,
                                                           quiet_for(inputs_.pairs.warmup, iterations, p2p_cost_s_)));
-  const std::array<double, 4> row = {median_us(mine.iteration_us), mine.elapsed_s / static_cast<double>(iterations),
-                                     elapsed(), stop_flag()};
-  return gather_rows<4>(boot_, row);
+  return gather_rows(boot_, StepRow{.median_us = median_us(mine.iteration_us),
+                                     .cost_s = mine.elapsed_s / static_cast<double>(iterations),
+                                     .elapsed_s = elapsed(),
+                                     .stop = stop_flag()});
 }
 
 // The slower end's median time of each pair of the round, kept per pass.
 void Locator::note_round(const Round& round, int r, std::uint64_t iterations,
-                         const std::vector<std::array<double, 4>>& rows) {
+                         const std::vector<StepRow>& rows) {
   for (const RankPair& p : round) {
     const std::pair<int, int> key{p.a, p.b};
-    pair_times_[key].push_back(std::max(rows[static_cast<std::size_t>(p.a)][0], rows[static_cast<std::size_t>(p.b)][0]));
+    pair_times_[key].push_back(
+        std::max(rows[static_cast<std::size_t>(p.a)].median_us, rows[static_cast<std::size_t>(p.b)].median_us));
     if (pair_info_.contains(key)) continue;
     report::LocatePair& lp = pair_info_[key];
     lp.a = p.a;
@@ -317,9 +358,9 @@ Status Locator::pairs() {
     a = Agreed{};
     p2p_cost_s_ = 0;
     for (const auto& x : rows) {
-      p2p_cost_s_ = std::max(p2p_cost_s_, x[1]);
-      a.elapsed_s = std::max(a.elapsed_s, x[2]);
-      a.stop = a.stop || x[3] != 0;
+      p2p_cost_s_ = std::max(p2p_cost_s_, x.cost_s);
+      a.elapsed_s = std::max(a.elapsed_s, x.elapsed_s);
+      a.stop = a.stop || x.stop != 0;
     }
     note_round(round, r, k, rows);
     report_.pair_steps_measured = step + 1;
@@ -348,17 +389,18 @@ Status Locator::group_kind(const std::vector<Group>& groups, std::uint64_t itera
                                                           quiet_for(inputs_.groups.warmup, iterations, cost_s)));
   const double median = peers.send >= 0 ? median_us(mine.iteration_us) : 0;
   const double cost = mine.elapsed_s / static_cast<double>(iterations);
-  COLLBENCH_ASSIGN_OR_RETURN(auto rows, gather_rows<4>(boot_, {median, cost, elapsed(), stop_flag()}));
+  COLLBENCH_ASSIGN_OR_RETURN(
+      auto rows, gather_rows(boot_, StepRow{.median_us = median, .cost_s = cost, .elapsed_s = elapsed(), .stop = stop_flag()}));
   a = Agreed{};
   cost_s = 0;
   for (const auto& x : rows) {
-    cost_s = std::max(cost_s, x[1]);
-    a.elapsed_s = std::max(a.elapsed_s, x[2]);
-    a.stop = a.stop || x[3] != 0;
+    cost_s = std::max(cost_s, x.cost_s);
+    a.elapsed_s = std::max(a.elapsed_s, x.elapsed_s);
+    a.stop = a.stop || x.stop != 0;
   }
   for (const auto& g : groups) {
     report::LocateGroup lg{to_string(g.kind), g.label, g.ranks, iterations, 0, 0};
-    for (int r : g.ranks) lg.time_us = std::max(lg.time_us, rows[static_cast<std::size_t>(r)][0]);
+    for (int r : g.ranks) lg.time_us = std::max(lg.time_us, rows[static_cast<std::size_t>(r)].median_us);
     lg.gbps = lg.time_us > 0 ? static_cast<double>(bytes) / lg.time_us * 1e-3 : 0;
     measured_.groups.push_back(std::move(lg));
   }
@@ -401,14 +443,15 @@ Result<double> Locator::recheck(const std::vector<int>& members, std::uint64_t b
   COLLBENCH_ASSIGN_OR_RETURN(LoopSamples mine, loops_.p2p(bytes, peers.send, peers.recv, inputs_.pairs.warmup, iterations,
                                                           quiet_for(inputs_.pairs.warmup, iterations, cost_s)));
   const double median = peers.send >= 0 ? median_us(mine.iteration_us) : 0;
-  COLLBENCH_ASSIGN_OR_RETURN(auto rows, gather_rows<3>(boot_, {median, elapsed(), stop_flag()}));
+  COLLBENCH_ASSIGN_OR_RETURN(
+      auto rows, gather_rows(boot_, RecheckRow{.median_us = median, .elapsed_s = elapsed(), .stop = stop_flag()}));
   a = Agreed{};
   for (const auto& x : rows) {
-    a.elapsed_s = std::max(a.elapsed_s, x[1]);
-    a.stop = a.stop || x[2] != 0;
+    a.elapsed_s = std::max(a.elapsed_s, x.elapsed_s);
+    a.stop = a.stop || x.stop != 0;
   }
   double time_us = 0;
-  for (int r : members) time_us = std::max(time_us, rows[static_cast<std::size_t>(r)][0]);
+  for (int r : members) time_us = std::max(time_us, rows[static_cast<std::size_t>(r)].median_us);
   return time_us > 0 ? static_cast<double>(bytes) / time_us * 1e-3 : 0;
 }
 
