@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "report/expect_record.hpp"
+
 namespace collbench::report {
 
 inline constexpr int kRunSchemaVersion = 1;
@@ -180,6 +182,7 @@ struct RunSummary {
   std::uint64_t out_of_bounds = 0;    // nccl-tests: number of (row, placement) checks that failed
   std::vector<Anomaly> anomalies;
   std::uint64_t max_rss_bytes = 0;    // the largest peak resident memory of any rank; 0: unknown
+  std::vector<ExpectationResult> expectations;  // --expect's verdicts, in the file's order; empty without
 };
 
 // Summary figures computed from rows (shared by every reporter).

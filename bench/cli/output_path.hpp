@@ -12,4 +12,8 @@ namespace collbench::cli {
 // one usage error. Empty `requested`: no file, empty result.
 Result<std::string> agree_output_path(bootstrap::Bootstrap& boot, const std::string& requested, bool force);
 
+// --metrics: the path as given (each run replaces the last one's file, as node_exporter's
+// textfile collector wants), checked by rank 0 and agreed as above.
+Result<std::string> agree_metrics_path(bootstrap::Bootstrap& boot, const std::string& requested);
+
 }  // namespace collbench::cli

@@ -11,6 +11,7 @@
 #include "report/render/csv_writer.hpp"
 #include "report/render/gbench_json.hpp"
 #include "report/render/html_report.hpp"
+#include "report/render/prometheus_text.hpp"
 #include "report/analysis/node_ranking.hpp"
 #include "report/render/ranking_format.hpp"
 #include "report/render/run_charts.hpp"
@@ -43,6 +44,10 @@ constexpr std::array kFormats = {
                  }},
     ReportFormat{"gbench", "Google Benchmark's JSON (one run)", true, true,
                  [](const RenderInput& in) { return report::gbench_json_text(in.runs.front().document); }},
+    ReportFormat{"openmetrics",
+                 "Prometheus text format 0.0.4 for node_exporter's textfile collector (one run; -o FILE.prom is "
+                 "replaced atomically; see docs/health.md)",
+                 true, true, [](const RenderInput& in) { return report::prometheus_text(in.runs.front().document); }},
 };
 
 std::string format_help() {
@@ -130,8 +135,9 @@ Status write_svg(const RawReportFlags& raw, const Outputs& o, const std::vector<
 
 void add_report_flags(CLI::App& app, RawReportFlags& raw) {
   app.add_option("file", raw.files, "Run files written by collbench run -J (one per run or node)")->required();
-  app.add_option("-o,--output", raw.output, "Write the report here: HTML, or Google Benchmark JSON with --format gbench "
-                                            "(an existing file is replaced)");
+  app.add_option("-o,--output", raw.output, "Write the report here: HTML, Google Benchmark JSON with --format gbench, or "
+                                            "Prometheus text with --format openmetrics (an existing file is replaced, "
+                                            "atomically)");
   app.add_option("--format", raw.format, format_help())->capture_default_str();
   app.add_option("--svg", raw.svg, "Also write one chart as a standalone SVG file (see --chart)");
   app.add_option("--chart", raw.chart, "The chart --svg writes: busbw or time, of the first collective")

@@ -10,6 +10,7 @@
 #include <optional>
 #include <thread>
 
+#include "bench/cli/expect_file.hpp"
 #include "bench/cli/launch_env.hpp"
 #include "bench/cli/host_topology.hpp"
 #include "bench/cli/output_path.hpp"
@@ -19,9 +20,12 @@
 #include "bench/engine/rank_table.hpp"
 #include "bench/engine/runner.hpp"
 #include "common/file_io.hpp"
+#include "report/analysis/expectations.hpp"
 #include "report/format/number_format.hpp"
 #include "report/live/anomaly_reporter.hpp"
+#include "report/live/expect_reporter.hpp"
 #include "report/live/json_reporter.hpp"
+#include "report/live/metrics_reporter.hpp"
 #include "report/live/progress_reporter.hpp"
 #include "report/live/table_reporter.hpp"
 #include "topo/binding.hpp"
@@ -112,10 +116,13 @@ report::RunContext make_context(const RunCommand& cmd, const std::vector<std::st
   return ctx;
 }
 
-// Wrong data first; then NCCL_TESTS_MIN_BW as nccl-tests applies it: the average busbw of
-// every printed cell must reach 0.9 x the minimum.
-Status check_outcome(const engine::RunOutcome& outcome, double min_busbw_gbps) {
+// Wrong data first; then --expect (checked on every rank, so that all exit alike); then
+// NCCL_TESTS_MIN_BW as nccl-tests applies it: the average busbw of every printed cell must
+// reach 0.9 x the minimum.
+Status check_outcome(const engine::RunOutcome& outcome, double min_busbw_gbps,
+                     const std::vector<report::Expectation>& expectations) {
   if (outcome.summary.total_wrong == 0) {
+    COLLBENCH_RETURN_IF_ERROR(report::expectations_met(report::check_expectations(outcome.rows, expectations)));
     const double avg = outcome.summary.avg_busbw_gbps;
     if (min_busbw_gbps > 0 && avg < 0.9 * min_busbw_gbps) {
       return Status::error(ErrorCode::kBelowExpectation, "average bus bandwidth " + report::format_shortest(avg) +
@@ -172,10 +179,14 @@ CommandResult run_rank(const RunCommand& cmd, const std::vector<std::string>& ar
   bootstrap::Bootstrap& b = s.boot();
   result.rank = b.rank();
   result.nranks = b.size();
+  // Before anything runs or is written: a bad expectations file is a usage error.
+  auto expectations = agree_expectations(b, cmd.expect_file);
+  if (!expectations.ok()) return result.with(expectations.status(), b.rank() == 0);
 
   engine::NullReporter quiet;
   report::TeeReporter reporters;
-  report::AnomalyReporter analysed(reporters);
+  report::ExpectReporter expected(reporters, *expectations);
+  report::AnomalyReporter analysed(expected);
   report::GuardedReporter guarded(analysed);
   engine::Runner runner(cmd.run, b, s.backend(), b.rank() == 0 ? static_cast<report::Reporter&>(guarded) : quiet,
                         s.watchdog());
@@ -183,6 +194,8 @@ CommandResult run_rank(const RunCommand& cmd, const std::vector<std::string>& ar
   if (!plan.ok()) return result.with(plan.status(), b.rank() == 0);
   auto path = agree_output_path(b, cmd.output_file, cmd.force);
   if (!path.ok()) return result.with(path.status(), b.rank() == 0);
+  auto metrics_path = agree_metrics_path(b, cmd.metrics_file);
+  if (!metrics_path.ok()) return result.with(metrics_path.status(), b.rank() == 0);
 
   std::vector<std::string> notes = plan->notes;
   if (!s.note().empty()) notes.push_back(s.note());
@@ -207,19 +220,21 @@ CommandResult run_rank(const RunCommand& cmd, const std::vector<std::string>& ar
     if (cmd.progress && isatty(STDERR_FILENO)) reporters.add(std::make_unique<report::ProgressReporter>(std::cerr));
     reporters.add(std::make_unique<report::TableReporter>(std::cout));
     if (!path->empty()) reporters.add(std::make_unique<report::JsonFileReporter>(*path));
+    if (!metrics_path->empty()) reporters.add(std::make_unique<report::MetricsFileReporter>(*metrics_path));
     s.guard(&guarded);
   }
   std::optional<SaveOnSignal> save;
   if (b.rank() == 0) save.emplace(signals, guarded);  // the only rank with reports to save
   auto outcome = runner.run(*plan, ctx, signals.token());
   if (b.rank() == 0 && !path->empty()) std::cout << "# JSON result written to " << *path << "\n";
+  if (b.rank() == 0 && !metrics_path->empty()) std::cout << "# Metrics written to " << *metrics_path << "\n";
   if (!outcome.ok()) {
     // Before anything is freed or destroyed, every communicator of this process stops: a
     // library still waiting on the failed exchange would otherwise never let go.
     s.stop_communicators();
     return result.with(outcome.status(), true);
   }
-  return result.with(check_outcome(*outcome, cmd.run.min_busbw_gbps), b.rank() == 0);
+  return result.with(check_outcome(*outcome, cmd.run.min_busbw_gbps, *expectations), b.rank() == 0);
 }
 
 // The result this process reports for its ranks: the failure that came first (it woke the

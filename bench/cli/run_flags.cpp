@@ -330,6 +330,14 @@ void add_run_flags(CLI::App& app, RawRunFlags& raw, bool with_positional) {
   app.add_option("-T,--timeout", raw.timeout, "Seconds any collective or barrier may take (0: no limit)")->capture_default_str()->type_name("SECONDS");
   app.add_option("-J,--output_file", raw.output_file, "Write the JSON result here (never overwritten without --force)")->type_name("FILE");
   app.add_flag("--force", raw.force, "Overwrite an existing -J file");
+  app.add_option("--metrics", raw.metrics_file,
+                 "Write the finished run's metrics here in Prometheus text format, for node_exporter's textfile "
+                 "collector (replaced atomically; see docs/health.md)")
+      ->type_name("FILE");
+  app.add_option("--expect", raw.expect_file,
+                 "Check the run against a JSON file of expected figures (schema collbench.expect, docs/health.md); "
+                 "a miss, or an expected row not measured, ends with exit 13")
+      ->type_name("FILE");
   app.add_option("--seed", raw.seed, "Seed of the checked data")->capture_default_str()->type_name("N");
   app.add_option("--bootstrap", raw.bootstrap, bootstrap_flag_help())->capture_default_str()->type_name("NAME");
   app.add_option("--backend", raw.backend, backend_flag_help())->capture_default_str()->type_name("NAME");
@@ -410,6 +418,11 @@ Result<RunCommand> resolve_run_flags(const RawRunFlags& raw) {
   }
   COLLBENCH_RETURN_IF_ERROR(check_session_choices(raw.bootstrap, raw.backend));
   cmd.output_file = raw.output_file;
+  cmd.metrics_file = raw.metrics_file;
+  cmd.expect_file = raw.expect_file;
+  if (!cmd.metrics_file.empty() && cmd.metrics_file == cmd.output_file) {
+    return Status::error(ErrorCode::kUsage, "--metrics and -J/--output_file name the same file " + cmd.metrics_file);
+  }
   cmd.force = raw.force;
   cmd.bootstrap = raw.bootstrap;
   cmd.backend = raw.backend;

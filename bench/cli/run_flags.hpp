@@ -40,6 +40,8 @@ struct RawRunFlags {
   std::string run_cycles = "1";
   std::string timeout = "0";
   std::string output_file;
+  std::string metrics_file;
+  std::string expect_file;
   std::string seed = "1";
   std::string threads = "1";
   std::string gpus = "1";
@@ -77,6 +79,8 @@ struct RunCommand {
   engine::RunOptions run;
   double timeout_s = 0;          // 0: no watchdog
   std::string output_file;       // empty: no JSON
+  std::string metrics_file;      // --metrics: Prometheus text, replaced atomically; empty: none
+  std::string expect_file;       // --expect: expectations to check (docs/health.md); empty: none
   bool force = false;            // overwrite an existing output file
   std::string bootstrap = "auto";
   std::string backend = "auto";

@@ -130,10 +130,28 @@ Json anomaly_json(const Anomaly& a) {
           {"kind", a.kind},             {"explained", a.explained}, {"message", a.message}};
 }
 
+Json optional_string(const std::optional<std::string>& s) { return s ? Json(*s) : Json(nullptr); }
+
+Json expectation_json(const ExpectationResult& r) {
+  const Expectation& e = r.expectation;
+  return {{"collective", e.collective},
+          {"size_bytes", e.size_bytes},
+          {"dtype", optional_string(e.dtype)},
+          {"op", optional_string(e.op)},
+          {"placement", to_string(e.placement)},
+          {"bound", to_string(e.bound)},
+          {"limit", real(e.limit)},
+          {"measured", r.measured},
+          {"figure", r.measured ? real(r.figure) : Json(nullptr)},
+          {"figure_placement", r.measured ? Json(r.placement) : Json(nullptr)},
+          {"passed", r.passed},
+          {"message", r.message}};
+}
+
 Json summary_json(const RunSummary& s) {
   Json anomalies = Json::array();
   for (const auto& a : s.anomalies) anomalies.push_back(anomaly_json(a));
-  return {{"status", to_string(s.status)},
+  Json j = {{"status", to_string(s.status)},
           {"end_time", s.end_time},
           {"error", s.error ? Json(*s.error) : Json(nullptr)},
           {"peak_busbw_gbps", real(s.peak_busbw_gbps)},
@@ -144,6 +162,13 @@ Json summary_json(const RunSummary& s) {
           {"out_of_bounds", s.out_of_bounds},
           {"anomalies", anomalies},
           {"max_rss_bytes", s.max_rss_bytes}};
+  // Only runs with --expect carry verdicts: documents of other runs stay as they were.
+  if (!s.expectations.empty()) {
+    Json expectations = Json::array();
+    for (const auto& r : s.expectations) expectations.push_back(expectation_json(r));
+    j["expectations"] = std::move(expectations);
+  }
+  return j;
 }
 
 // ---- reading (the document has been validated, so types and enums are known good) ----
@@ -325,6 +350,33 @@ RunStatus status_from(const Json& j) {
   return RunStatus::kError;
 }
 
+std::optional<std::string> optional_string_from(const Json& j) {
+  if (j.is_null()) return std::nullopt;
+  return j.get<std::string>();
+}
+
+ExpectationResult expectation_from(const Json& j) {
+  ExpectationResult r;
+  Expectation& e = r.expectation;
+  e.collective = j.at("collective").get<std::string>();
+  e.size_bytes = j.at("size_bytes").get<std::uint64_t>();
+  e.dtype = optional_string_from(j.at("dtype"));
+  e.op = optional_string_from(j.at("op"));
+  for (ExpectPlacement p : {ExpectPlacement::kBoth, ExpectPlacement::kOutOfPlace, ExpectPlacement::kInPlace}) {
+    if (j.at("placement") == to_string(p)) e.placement = p;
+  }
+  for (ExpectBound b : {ExpectBound::kMinBusbw, ExpectBound::kMinAlgbw, ExpectBound::kMaxTime}) {
+    if (j.at("bound") == to_string(b)) e.bound = b;
+  }
+  e.limit = real_from(j.at("limit"));
+  r.measured = j.at("measured").get<bool>();
+  if (!j.at("figure").is_null()) r.figure = real_from(j.at("figure"));
+  if (!j.at("figure_placement").is_null()) r.placement = j.at("figure_placement").get<std::string>();
+  r.passed = j.at("passed").get<bool>();
+  r.message = j.at("message").get<std::string>();
+  return r;
+}
+
 RunSummary summary_from(const Json& j) {
   RunSummary s;
   s.status = status_from(j.at("status"));
@@ -354,6 +406,9 @@ RunSummary summary_from(const Json& j) {
     }
   }
   if (const auto rss = j.find("max_rss_bytes"); rss != j.end()) s.max_rss_bytes = rss->get<std::uint64_t>();
+  if (const auto list = j.find("expectations"); list != j.end()) {
+    for (const auto& e : *list) s.expectations.push_back(expectation_from(e));
+  }
   return s;
 }
 

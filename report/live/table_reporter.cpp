@@ -245,6 +245,9 @@ Status TableReporter::end(const RunSummary& summary) {
     out_ << (a.explained ? "# Note: " : "# Anomaly: ") << a.collective << " " << a.dtype << " " << where << ": "
          << one_line(a.message) << "\n";
   }
+  for (const auto& e : summary.expectations) {
+    out_ << "# Expect: " << (e.passed ? "PASS " : "FAIL ") << one_line(e.message) << "\n";
+  }
   out_ << "# Collective test concluded: " << collectives_ << "\n#\n";
   // nccl-tests ends with the library's last error, or an empty line when there is none.
   out_ << (summary.error ? "# error: " + one_line(*summary.error) : std::string()) << "\n";

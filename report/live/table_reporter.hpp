@@ -5,7 +5,8 @@
 //  - a skipped row is a comment line: '#' in place of the first blank, the five leading columns,
 //    then "  skipped: <reason>";
 //  - a placement missing from a row prints "N/A" in its four cells;
-//  - the footer adds peak bus bandwidth, wrong elements, run status and the first mismatches.
+//  - the footer adds peak bus bandwidth, wrong elements, run status and the first mismatches,
+//    anomalies, and one "# Expect: PASS|FAIL ..." line per --expect row.
 #pragma once
 
 #include <cstddef>

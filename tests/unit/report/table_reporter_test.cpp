@@ -164,6 +164,25 @@ TEST(TableReporter, FooterWithoutMeasurementsAndWithError) {
   EXPECT_EQ(text.substr(text.size() - tail.size()), tail);
 }
 
+TEST(TableReporter, FooterHasOneExpectLinePerExpectation) {
+  RunDocument d{testing::sample_context(), {}, {}};
+  d.context.config.collectives = {"all_reduce"};
+  d.summary.status = RunStatus::kOk;
+  ExpectationResult pass;
+  pass.passed = true;
+  pass.message = "all_reduce 8 B: time 30 us, expected <= 50 us (worst: in_place)";
+  ExpectationResult fail;
+  fail.message = "all_reduce 4096 B: not measured,\nexpected busbw >= 0.1 GB/s";
+  d.summary.expectations = {pass, fail};
+  const std::string text = render(d);
+  EXPECT_NE(text.find("# Run status           : ok\n"
+                      "# Expect: PASS all_reduce 8 B: time 30 us, expected <= 50 us (worst: in_place)\n"
+                      "# Expect: FAIL all_reduce 4096 B: not measured, expected busbw >= 0.1 GB/s\n"
+                      "# Collective test concluded: all_reduce\n"),
+            std::string::npos)
+      << text;
+}
+
 TEST(TableReporter, SingleCollectiveHasNoCollectiveLabels) {
   RunDocument d = sample_document();
   d.context.config.collectives = {"all_reduce"};
