@@ -37,14 +37,14 @@ TEST(Discover, BadFilesGiveOneLineErrors) {
   expect_one_line_error(fixture("bad/malformed.xml"), ErrorCode::kUsage, "malformed XML at line 4: </cpu> does not close <pci>");
   expect_one_line_error(fixture("bad/truncated.xml"), ErrorCode::kUsage, "malformed XML");
   expect_one_line_error(fixture("bad/hwloc_v3.xml"), ErrorCode::kUsage,
-                        "hwloc XML version 3.0 cannot be imported by hwloc 2.x");
+                        "hwloc XML 3.0 needs hwloc >= 2.10 (or 3.x); this collbench uses hwloc ");
   expect_one_line_error(fixture("bad/nccl_v2.xml"), ErrorCode::kUsage, "version '2' is not supported");
   expect_one_line_error(fixture("bad/unknown_root.xml"), ErrorCode::kUsage, "root element <inventory>");
   expect_one_line_error(fixture("bad/truncated.json"), ErrorCode::kUsage, "not valid JSON");
   expect_one_line_error(fixture("bad/binary.bin"), ErrorCode::kUsage, "control character 0 is not allowed");
   // Well-formed, but hwloc 2.9 would crash on it.
   expect_one_line_error(fixture("bad/hwloc_missing_cpuset.xml"), ErrorCode::kUsage,
-                        "not a usable hwloc XML at line 18: PU object without complete_cpuset");
+                        "not a usable hwloc XML at line 18: PU object with a cpuset but no complete_cpuset");
 }
 
 TEST(Discover, UnreadableFileIsAnIoError) {
