@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
@@ -151,6 +152,25 @@ TEST(TopoConformance, HwlocV1CapturesPrintTheirMatrix) {
   const Outcome json = run_process(collbench({"topo", "-i", nonodesets, "--format", "json"}), 60);
   ASSERT_EQ(json.exit_code, 0) << json.err;
   EXPECT_FALSE(nlohmann::json::parse(json.out).at("notes").empty());
+}
+
+// Without libhwloc-plugins hwloc falls back to its minimal XML parser, which refuses a valid file
+// with a comment in it; the one line says what to install.
+TEST(TopoConformance, MinimalParserRefusalSaysWhatToInstall) {
+  const std::string source = std::string(COLLBENCH_FIXTURES_DIR) + "/topo/corpus/fakecpukinds.xml";
+  const std::string text = read_file(source);
+  const std::string path = scratch_dir("topo_conformance_minimal") + "/commented.xml";
+  {
+    std::ofstream out(path);
+    out << text.substr(0, text.find("<topology")) << "<!-- a comment -->\n" << text.substr(text.find("<topology"));
+  }
+  const Outcome libxml = run_process(collbench({"topo", "-i", path, "--format", "json"}), 60);
+  if (libxml.exit_code != 0) GTEST_SKIP() << "hwloc's libxml2 plugin is not installed here: " << libxml.err;
+  const Outcome minimal = run_process(collbench({"topo", "-i", path, "--format", "json"}), 60, {"HWLOC_LIBXML_IMPORT=0"});
+  EXPECT_EQ(minimal.exit_code, 2) << minimal.err;
+  EXPECT_EQ(std::count(minimal.err.begin(), minimal.err.end(), '\n'), 1) << minimal.err;
+  EXPECT_NE(minimal.err.find("HWLOC_XML_VERBOSE=1 shows hwloc's reason"), std::string::npos) << minimal.err;
+  EXPECT_NE(minimal.err.find("install libhwloc-plugins"), std::string::npos) << minimal.err;
 }
 
 }  // namespace
