@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "common/strings.hpp"
 #include "topo/hwloc_type_name.hpp"
@@ -47,6 +49,57 @@ bool has_only(const XmlElement& e, std::initializer_list<std::string_view> allow
   return true;
 }
 
+// hwloc's bitmap text, "0xf...f,0x00000003,,0x1": 32-bit words, most significant first, an empty
+// word for zero, "0xf...f" first for every bit above. Words least significant first; nullopt when
+// it is not that (hwloc then parses what it can: only clean text is compared here).
+struct Bitmap {
+  std::vector<std::uint32_t> words;
+  bool infinite = false;
+  std::uint32_t word(std::size_t i) const { return i < words.size() ? words[i] : (infinite ? 0xffffffffu : 0u); }
+  bool empty() const {
+    return !infinite && std::all_of(words.begin(), words.end(), [](std::uint32_t w) { return w == 0; });
+  }
+};
+
+std::optional<Bitmap> parse_bitmap(std::string_view text) {
+  Bitmap bitmap;
+  if (starts_with(text, "0xf...f")) {
+    bitmap.infinite = true;
+    text.remove_prefix(7);
+    if (text.empty()) return bitmap;
+    if (text.front() != ',') return std::nullopt;
+    text.remove_prefix(1);
+  }
+  const std::vector<std::string_view> words = split(text, ',');
+  for (auto it = words.rbegin(); it != words.rend(); ++it) {
+    std::uint32_t value = 0;
+    if (!it->empty()) {
+      if (!starts_with(*it, "0x") || it->size() < 3 || it->size() > 10) return std::nullopt;
+      const auto [end, ec] = std::from_chars(it->data() + 2, it->data() + it->size(), value, 16);
+      if (ec != std::errc() || end != it->data() + it->size()) return std::nullopt;
+    }
+    bitmap.words.push_back(value);
+  }
+  return bitmap;
+}
+
+bool intersects(const Bitmap& a, const Bitmap& b) {
+  if (a.infinite && b.infinite) return true;
+  for (std::size_t i = 0; i < std::max(a.words.size(), b.words.size()); ++i) {
+    if ((a.word(i) & b.word(i)) != 0) return true;
+  }
+  return false;
+}
+
+bool has_pu(const XmlElement& e) {
+  for (const XmlElement& child : e.children) {
+    if (child.name != "object") continue;
+    const std::string* type = child.attribute("type");
+    if ((type != nullptr && hwloc_xml_type(*type, false) == HwlocXmlType::kPu) || has_pu(child)) return true;
+  }
+  return false;
+}
+
 class Checker {
  public:
   Checker(const std::string& origin, int major) : origin_(origin), major_(major) {}
@@ -56,6 +109,7 @@ class Checker {
     const std::optional<HwlocXmlType> type =
         type_name != nullptr ? hwloc_xml_type(*type_name, root) : std::nullopt;
     COLLBENCH_RETURN_IF_ERROR(bitmaps(e, root));
+    if (root) COLLBENCH_RETURN_IF_ERROR(emptied_root(e));
     if (type) {
       COLLBENCH_RETURN_IF_ERROR(complete_sets(e, *type, *type_name));
       COLLBENCH_RETURN_IF_ERROR(numa_root(e, *type, root));
@@ -111,6 +165,20 @@ class Checker {
       for (std::string_view key : {"allowed_cpuset", "allowed_nodeset"}) COLLBENCH_RETURN_IF_ERROR(bitmap(e, key));
     }
     return ok_status();
+  }
+
+  // A root whose cpuset shares no CPU with its complete_cpuset, with no PU below to keep it: hwloc
+  // 2.9 restricts the cpuset to nothing, removes the root as an empty object ("Topology became
+  // empty, aborting!") and then reads it (invalid read, found by fuzzing). Real captures have PUs.
+  Status emptied_root(const XmlElement& e) const {
+    const std::string* cpuset = attr(e, "cpuset");
+    const std::string* complete = attr(e, "complete_cpuset");
+    if (cpuset == nullptr || complete == nullptr || has_pu(e)) return ok_status();
+    const std::optional<Bitmap> a = parse_bitmap(*cpuset);
+    const std::optional<Bitmap> b = parse_bitmap(*complete);
+    if (!a || !b || a->empty() || intersects(*a, *b)) return ok_status();
+    return fail(e, "root cpuset '" + *cpuset + "' shares no CPU with complete_cpuset '" + *complete +
+                       "' and there is no PU: hwloc 2.9 empties the topology and then reads the removed root");
   }
 
   // hwloc 2.9 checks that a 2.x CPU-side or memory object has a cpuset, but then reorders and

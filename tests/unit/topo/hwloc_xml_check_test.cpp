@@ -65,7 +65,9 @@ TEST(HwlocXmlCheck, LetsThroughWhatHwlocReads) {
       "",
       machine("<object type=\"PU\" os_index=\"0\" cpuset=\"0x1\" complete_cpuset=\"0x1\"/>"),  // no nodesets at all
       machine(numa + "<object type=\"OSDev\" osdev_type=\"9\"/><object type=\"Bridge\" bridge_type=\"2-1\"/>"),
-      "<object type=\"Machine\" cpuset=\"0x1\" complete_cpuset=\"0x2\" nodeset=\"0x1\" complete_nodeset=\"0x1\"/>",
+      // A root cpuset outside complete_cpuset, with PUs: hwloc fixes it up.
+      "<object type=\"Machine\" cpuset=\"0x1\" complete_cpuset=\"0x2\" nodeset=\"0x1\" complete_nodeset=\"0x1\">" +
+          pu() + "</object>",
       // Special children hwloc imports, and what follows the child objects (hwloc refuses it, no leak).
       machine("<info name=\"a\" value=\"b\">text</info><userdata length=\"1\">x</userdata>" + numa + pu()),
       machine(numa + pu() + "<info name=\"a\" value=\"b\"/>"),
@@ -143,6 +145,9 @@ TEST(HwlocXmlCheck, RefusesWhatHwlocCannotSurvive) {
        "<userdata> whose content is not 5 characters long"},
       {machine(numa + "<object type=\"Core\" " + kSets + "><distances nbobjs=\"1\"/>" + pu() + "</object>"),
        "<distances> is not a child hwloc imports there"},
+      // Found by fuzzing: hwloc removes the emptied root, then reads it.
+      {"<object type=\"Machine\" cpuset=\"0x1\" complete_cpuset=\"0x2\" nodeset=\"0x1\" complete_nodeset=\"0x1\"/>",
+       "root cpuset '0x1' shares no CPU with complete_cpuset '0x2' and there is no PU"},
       // Memory: hwloc sizes bitmaps by the index.
       {machine("<object type=\"NUMANode\" " + std::string(kSets) + "/>" + pu()), "NUMANode without os_index"},
       {machine(numa + pu(4000000000u)), "PU os_index 4000000000"},
