@@ -7,7 +7,7 @@ BUILD_DIR="${COLLBENCH_BUILD_DIR:-$ROOT_DIR/build}"
 BUILD_TYPE="${COLLBENCH_BUILD_TYPE:-Release}"
 
 # Debian packages the build and the tests need.
-DEB_PACKAGES=(cmake ninja-build g++ pkg-config libopenmpi-dev openmpi-bin libhwloc-dev hwloc
+DEB_PACKAGES=(cmake ninja-build g++ pkg-config libopenmpi-dev openmpi-bin libhwloc-dev hwloc libhwloc-plugins
               nlohmann-json3-dev libcli11-dev libgtest-dev libbenchmark-dev
               iproute2 nftables)  # the last two: network-namespace tests of the TCP rendezvous
 

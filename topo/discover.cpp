@@ -10,6 +10,7 @@
 #include "common/strings.hpp"
 #include "topo/hwloc_source.hpp"
 #include "topo/hwloc_xml_check.hpp"
+#include "topo/hwloc_xml_notes.hpp"
 #include "topo/json.hpp"
 #include "topo/nccl_source.hpp"
 #include "topo/nvml_source.hpp"
@@ -21,10 +22,14 @@ namespace {
 
 constexpr std::uintmax_t kMaxFileBytes = 64u << 20;
 
-// "2.0" -> 2; a missing version is hwloc 1.x's "<topology>".
-int major_version(const std::string* version) {
-  if (version == nullptr || version->empty()) return 1;
-  return std::atoi(version->c_str());
+// hwloc 2.9 refuses format 3.0, which hwloc 2.10 reads and converts (its lstopo writes 2.0).
+Status newer_hwloc_xml(const std::string& origin, const std::string& version) {
+  const std::string ours = hwloc_version_string().empty() ? "no hwloc" : "hwloc " + hwloc_version_string();
+  return Status::error(ErrorCode::kUsage,
+                       origin + ": hwloc XML " + version + " needs hwloc >= 2.10 (or 3.x); this collbench uses " + ours +
+                           ". Convert it where a newer hwloc is installed: lstopo -i " + origin +
+                           " --export-xml-flags v2 out.xml (hwloc 3.x; hwloc 2.10: lstopo -i " + origin +
+                           " out.xml), then read out.xml");
 }
 
 Result<std::string> read_file(const std::string& path) {
@@ -70,12 +75,9 @@ Result<FileFormat> detect_format(std::string_view content, const std::string& or
   auto root = peek_xml_root(content);
   if (!root.ok()) return Status::error(ErrorCode::kUsage, origin + ": " + root.status().message());
   if (root->name == "system") return FileFormat::kNcclXml;
-  if (root->name == "topology") {
-    const std::string* version = root->attribute("version");
-    if (major_version(version) >= 3) {
-      return Status::error(ErrorCode::kUsage, origin + ": hwloc XML version " + *version +
-                                                  " cannot be imported by hwloc 2.x; export it again with hwloc 2.x");
-    }
+  // hwloc 0.9 wrote <root>.
+  if (root->name == "topology" || root->name == "root") {
+    if (hwloc_xml_major(*root) >= 3) return newer_hwloc_xml(origin, *root->attribute("version"));
     return FileFormat::kHwlocXml;
   }
   return Status::error(ErrorCode::kUsage, origin + ": not a topology file (root element <" + root->name +
@@ -92,7 +94,10 @@ Result<Topology> parse_topology(std::string_view content, const std::string& ori
   if (format == FileFormat::kNcclXml) return topology_from_nccl_xml(*xml, origin);
   COLLBENCH_RETURN_IF_ERROR(check_hwloc_xml_prolog(content, origin));
   COLLBENCH_RETURN_IF_ERROR(check_hwloc_xml(*xml, origin));
-  return hwloc_load_xml(content, origin);
+  const int major = hwloc_xml_major(*xml);
+  COLLBENCH_ASSIGN_OR_RETURN(Topology topo, hwloc_load_xml(content, origin, hwloc_xml_format_name(major)));
+  topo.notes = hwloc_xml_notes(*xml, major, topo);
+  return topo;
 }
 
 Result<Topology> load_topology_file(const std::string& path) {

@@ -39,6 +39,7 @@ std::string header(const Topology& topo) {
   out += "NVLink: " + std::string(to_string(topo.nvlink.source));
   if (!topo.nvlink.note.empty()) out += " (" + topo.nvlink.note + ")";
   out += "\n";
+  for (const std::string& note : topo.notes) out += "Note: " + note + "\n";
   return out;
 }
 

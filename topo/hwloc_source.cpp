@@ -3,10 +3,14 @@
 // (hwloc_get_common_ancestor_obj crashes on PCI chains of different lengths).
 #include "topo/hwloc_source.hpp"
 
+#include <dlfcn.h>
 #include <hwloc.h>
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <utility>
@@ -85,15 +89,27 @@ void copy_pci(const PciAttr& pci, PciNode& node) {
   node.link.gbps = std::isfinite(gbps) && gbps > 0 ? std::round(gbps * 100.0) / 100.0 : 0;
 }
 
+// hwloc stores osdev_type and bridge_type from an XML file into its enums unchecked (a C enum may
+// hold any int). Loading such a value through the C++ enum type is undefined behaviour when it is
+// outside the enumerators' range, so the raw integer is read instead.
+template <typename Enum>
+unsigned raw_enum(const Enum& value) {
+  static_assert(sizeof(Enum) == sizeof(unsigned));
+  unsigned raw = 0;
+  std::memcpy(&raw, &value, sizeof raw);
+  return raw;
+}
+
 struct OsDev {
   std::string name;
-  hwloc_obj_osdev_type_t type;
+  unsigned type;  // hwloc_obj_osdev_type_t's value, read with raw_enum
   hwloc_obj_t obj;
 };
 
 class Converter {
  public:
-  explicit Converter(hwloc_topology_t t) : t_(t) {}
+  // `xml_format`: "hwloc 1.x XML" and the like, for the tool line of a file.
+  explicit Converter(hwloc_topology_t t, std::string_view xml_format = {}) : t_(t), xml_format_(xml_format) {}
 
   Topology run(SourceKind source, const std::string& origin) {
     topo_.source = source;
@@ -102,9 +118,9 @@ class Converter {
     topo_.host = info(root, "HostName");
     if (topo_.host.empty() && source == SourceKind::kLive) topo_.host = host_name();
     const std::string writer = info(root, "hwlocVersion");
-    topo_.tool_version = source == SourceKind::kLive ? "hwloc " HWLOC_VERSION
-                                                     : "hwloc XML" + (writer.empty() ? "" : " written by hwloc " + writer) +
-                                                           ", read by hwloc " HWLOC_VERSION;
+    topo_.tool_version = source == SourceKind::kLive ? "hwloc " + hwloc_version_string()
+                                                     : std::string(xml_format_) + (writer.empty() ? "" : " written by " + writer) +
+                                                           ", read by hwloc " + hwloc_version_string();
     topo_.cpus = from_bitmap(hwloc_topology_get_complete_cpuset(t_));
     topo_.allowed_cpus = from_bitmap(hwloc_topology_get_allowed_cpuset(t_));
     topo_.allowed_numa_nodes = from_bitmap(hwloc_topology_get_allowed_nodeset(t_));
@@ -147,7 +163,7 @@ class Converter {
   void add_io(hwloc_obj_t obj, int parent, hwloc_obj_t cpu_side) {
     if (obj->type == HWLOC_OBJ_OS_DEVICE) {
       if (parent >= 0) {
-        osdevs_[parent].push_back({obj->name != nullptr ? obj->name : "", obj->attr->osdev.type, obj});
+        osdevs_[parent].push_back({obj->name != nullptr ? obj->name : "", raw_enum(obj->attr->osdev.type), obj});
         topo_.pci[static_cast<std::size_t>(parent)].os_devices.emplace_back(obj->name != nullptr ? obj->name : "");
       }
       return;
@@ -158,7 +174,7 @@ class Converter {
     if (obj->type == HWLOC_OBJ_BRIDGE) {
       const BridgeAttr& bridge = obj->attr->bridge;
       node.bus_range = bus_range_of(bridge);
-      if (bridge.upstream_type == HWLOC_OBJ_BRIDGE_HOST) {
+      if (raw_enum(bridge.upstream_type) == static_cast<unsigned>(HWLOC_OBJ_BRIDGE_HOST)) {
         node.kind = PciKind::kHostBridge;
         node.upstream_link = false;
       } else {
@@ -190,7 +206,7 @@ class Converter {
       const std::vector<OsDev>& os = osdevs_[static_cast<int>(i)];
       if (is_nvidia_gpu(node.vendor_id, node.class_id)) add_gpu(static_cast<int>(i), os);
       bool openfabrics = false;
-      for (const OsDev& d : os) openfabrics = openfabrics || d.type == HWLOC_OBJ_OSDEV_OPENFABRICS;
+      for (const OsDev& d : os) openfabrics = openfabrics || d.type == static_cast<unsigned>(HWLOC_OBJ_OSDEV_OPENFABRICS);
       if (is_network_class(node.class_id) || openfabrics) add_nic(static_cast<int>(i), os);
     }
   }
@@ -242,11 +258,11 @@ class Converter {
     std::string rdma, netdev;
     for (const OsDev& d : os) {
       nic.os_devices.push_back(d.name);
-      if (d.type == HWLOC_OBJ_OSDEV_OPENFABRICS && rdma.empty()) {
+      if (d.type == static_cast<unsigned>(HWLOC_OBJ_OSDEV_OPENFABRICS) && rdma.empty()) {
         rdma = d.name;
         add_ports(d.obj, nic);
       }
-      if (d.type == HWLOC_OBJ_OSDEV_NETWORK && netdev.empty()) netdev = d.name;
+      if (d.type == static_cast<unsigned>(HWLOC_OBJ_OSDEV_NETWORK) && netdev.empty()) netdev = d.name;
     }
     nic.name = !rdma.empty() ? rdma : netdev;
     nic.kind = kind_of(node, rdma);
@@ -266,6 +282,7 @@ class Converter {
   }
 
   hwloc_topology_t t_;
+  std::string_view xml_format_;
   Topology topo_;
   std::map<int, std::vector<OsDev>> osdevs_;
   std::map<hwloc_obj_t, int> pci_index_;
@@ -340,15 +357,65 @@ NvLinkInfo read_nvlinks(hwloc_topology_t t, const Topology& topo, const std::map
 }
 
 Status check_loaded(int rc, const std::string& what) {
-  if (rc != 0) return Status::error(ErrorCode::kUsage, what + ": hwloc could not load the topology");
+  if (rc != 0) return Status::error(ErrorCode::kUsage, what + ": hwloc " + hwloc_version_string() + " could not load the topology");
   return ok_status();
+}
+
+// hwloc's XML import with libxml2 is a plugin (Debian: libhwloc-plugins). Without it, or with
+// HWLOC_LIBXML_IMPORT=0, hwloc falls back to its minimal parser, which refuses valid files (a
+// comment, single quotes). The plugin lies in "hwloc/" next to libhwloc, or in HWLOC_PLUGINS_PATH.
+bool libxml_import_available() {
+  for (const char* name : {"HWLOC_LIBXML_IMPORT", "HWLOC_LIBXML"}) {
+    const char* value = std::getenv(name);
+    if (value != nullptr && std::strcmp(value, "0") == 0) return false;
+  }
+  std::vector<std::filesystem::path> dirs;
+  if (const char* paths = std::getenv("HWLOC_PLUGINS_PATH"); paths != nullptr) {
+    for (std::string_view dir : split(paths, ':')) dirs.emplace_back(std::string(dir));
+  } else {
+    Dl_info where{};
+    if (dladdr(reinterpret_cast<void*>(&hwloc_topology_init), &where) == 0 || where.dli_fname == nullptr) return true;
+    dirs.push_back(std::filesystem::path(where.dli_fname).parent_path() / "hwloc");
+  }
+  std::error_code ec;
+  for (const auto& dir : dirs) {
+    if (std::filesystem::exists(dir / "hwloc_xml_libxml.so", ec)) return true;
+  }
+  return false;
+}
+
+// One line: hwloc's own reason goes to stderr only with HWLOC_XML_VERBOSE=1.
+Status xml_refused(const std::string& origin) {
+  std::string message = origin + ": hwloc " + hwloc_version_string() +
+                        " refused this hwloc XML (HWLOC_XML_VERBOSE=1 shows hwloc's reason)";
+  if (!libxml_import_available()) {
+    message += "; hwloc is using its minimal XML parser, which refuses some valid files: install libhwloc-plugins";
+  }
+  return Status::error(ErrorCode::kUsage, message);
+}
+
+// The release of the hwloc library loaded at run time. hwloc_get_api_version() says 0x20800 for
+// 2.8, 2.9 and 2.10 alike, but every topology hwloc discovers (not one read from XML) carries an
+// "hwlocVersion" info naming the release: a one-PU synthetic topology is enough (with its NUMA
+// node: without one, hwloc 2.9 adds it with an overlapping memcpy that valgrind and ASan flag).
+std::string runtime_version() {
+  TopologyHandle handle;
+  if (!handle.init().ok() || hwloc_topology_set_synthetic(handle.get(), "node:1 pu:1") != 0 ||
+      hwloc_topology_load(handle.get()) != 0) {
+    return HWLOC_VERSION;
+  }
+  const std::string version = info(hwloc_get_root_obj(handle.get()), "hwlocVersion");
+  return version.empty() ? HWLOC_VERSION : version;
 }
 
 }  // namespace
 
 bool hwloc_available() { return true; }
 
-std::string hwloc_version_string() { return HWLOC_VERSION; }
+std::string hwloc_version_string() {
+  static const std::string version = runtime_version();
+  return version;
+}
 
 Result<Topology> hwloc_discover_live() {
   TopologyHandle handle;
@@ -362,8 +429,12 @@ Result<Topology> hwloc_discover_live() {
   return topo;
 }
 
-Result<Topology> hwloc_load_xml(std::string_view xml, const std::string& origin) {
+Result<Topology> hwloc_load_xml(std::string_view xml, const std::string& origin, std::string_view format) {
   if (xml.size() >= static_cast<std::size_t>(INT32_MAX)) return Status::error(ErrorCode::kUsage, origin + ": file too large");
+  // hwloc prints its "critical" errors about a refused file ("Topology does not contain any NUMA
+  // node, aborting!") to stderr, besides the one line we return. hwloc reads this once per process;
+  // a user's own setting, or HWLOC_XML_VERBOSE=1 when they asked for hwloc's reasons, wins.
+  if (std::getenv("HWLOC_XML_VERBOSE") == nullptr) setenv("HWLOC_HIDE_ERRORS", "2", 0);
   TopologyHandle handle;
   COLLBENCH_RETURN_IF_ERROR(handle.init());
   // A capture taken inside a cgroup marks NUMA nodes disallowed; dropping them would leave
@@ -375,10 +446,10 @@ Result<Topology> hwloc_load_xml(std::string_view xml, const std::string& origin)
   // hwloc parses the buffer with C string functions: the length includes the terminating NUL.
   const std::string owned(xml);
   if (hwloc_topology_set_xmlbuffer(handle.get(), owned.c_str(), static_cast<int>(owned.size() + 1)) != 0) {
-    return Status::error(ErrorCode::kUsage, origin + ": hwloc rejected the XML buffer");
+    return xml_refused(origin);
   }
-  COLLBENCH_RETURN_IF_ERROR(check_loaded(hwloc_topology_load(handle.get()), origin));
-  Converter converter(handle.get());
+  if (hwloc_topology_load(handle.get()) != 0) return xml_refused(origin);
+  Converter converter(handle.get(), format);
   Topology topo = converter.run(SourceKind::kHwlocXml, origin);
   topo.nvlink = read_nvlinks(handle.get(), topo, converter.pci_index());
   return topo;

@@ -12,7 +12,7 @@ Result<Topology> hwloc_discover_live() {
                        "built without hwloc: live topology discovery needs libhwloc-dev at build time");
 }
 
-Result<Topology> hwloc_load_xml(std::string_view, const std::string& origin) {
+Result<Topology> hwloc_load_xml(std::string_view, const std::string& origin, std::string_view) {
   return Status::error(ErrorCode::kUnsupported,
                        origin + ": built without hwloc, so hwloc XML files cannot be read "
                                 "(NCCL topology XML and collbench JSON files can)");

@@ -1,203 +1,326 @@
 #include "topo/hwloc_xml_check.hpp"
 
+#include <iconv.h>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
 #include "common/strings.hpp"
+#include "topo/hwloc_type_name.hpp"
 
 namespace collbench::topo {
 namespace {
 
-constexpr std::array<std::string_view, 16> kCpuSideTypes{
-    "Machine", "Package", "Die",      "Core",     "PU",       "L1Cache", "L2Cache",  "L3Cache",
-    "L4Cache", "L5Cache", "L1iCache", "L2iCache", "L3iCache", "Group",   "NUMANode", "MemCache"};
-constexpr std::array<std::string_view, 5> kIoTypes{"Bridge", "PCIDev", "OSDev", "Misc", "System"};
-constexpr std::array<std::string_view, 4> kRequiredSets{"cpuset", "complete_cpuset", "nodeset", "complete_nodeset"};
-constexpr std::array<std::string_view, 2> kOptionalSets{"allowed_cpuset", "allowed_nodeset"};
-constexpr std::uint32_t kMaxSetIndex = 1u << 20;
-constexpr std::array<std::string_view, 2> kInfoAttributes{"name", "value"};
-constexpr std::array<std::string_view, 2> kPageTypeAttributes{"size", "count"};
+// A PU's or NUMA node's os_index becomes a bit of the root's sets, and hwloc sizes a bitmap by
+// its highest bit without a bound: one PU numbered 4000000000 (or a PU or NUMA node without an
+// os_index, which hwloc reads as 2^32-1) made lstopo 2.9 use 1.4 GiB, enough for the kernel to
+// kill a job step. Real machines number their CPUs and NUMA nodes far below 2^20.
+constexpr unsigned long kMaxSetIndex = 1ul << 20;
+// hwloc__xml_v1import_distances() allocates nbobjs * nbobjs floats in an unsigned long:
+// from 2^31 objects the size wraps and the latencies are written past a small buffer.
+constexpr unsigned long kMaxV1DistanceObjects = (1ul << 31) - 1;
+// hwloc__xml_v2import_distances() squares nbobjs in an unsigned int: above 65535 it wraps and
+// the values overflow the heap (hwloc PR #782 refuses them upstream).
+constexpr unsigned long kMaxDistanceObjects = 65535;
 
-template <std::size_t N>
-bool one_of(std::string_view value, const std::array<std::string_view, N>& set) {
-  for (std::string_view s : set) {
-    if (s == value) return true;
-  }
-  return false;
+// libxml2, as hwloc reads attributes through it, skips an attribute with an empty value.
+const std::string* attr(const XmlElement& e, std::string_view key) {
+  const std::string* value = e.attribute(key);
+  return value != nullptr && !value->empty() ? value : nullptr;
 }
 
-// A set as 32-bit words, least significant first; `infinite`: every bit above them is set too.
-struct Bitmap {
-  std::vector<std::uint32_t> words;
-  bool infinite = false;
+// strtoul(value, NULL, base), the way hwloc reads every number.
+unsigned long c_strtoul(const std::string& value) { return std::strtoul(value.c_str(), nullptr, 10); }
 
-  std::uint32_t word(std::size_t i) const {
-    if (i < words.size()) return words[i];
-    return infinite ? 0xffffffffu : 0u;
-  }
-};
-
-// hwloc's bitmap text: comma-separated "0x" words of up to 8 hex digits, most significant first,
-// an empty word for a zero word ("0x00000001,,0x00010000"), and "0xf...f" for an infinite set.
-std::optional<Bitmap> parse_bitmap(std::string_view text) {
-  // hwloc 2.9's hwloc_bitmap_sscanf counts the words by the commas after the first character,
-  // so a leading empty word ("," first) is one word more than it allocated: assert(count > 0)
-  // aborts the process (found by fuzzing). hwloc never writes one.
-  if (starts_with(text, ",")) return std::nullopt;
-  Bitmap bitmap;
-  bool any = false;
-  const std::vector<std::string_view> words = split(text, ',');
-  for (auto it = words.rbegin(); it != words.rend(); ++it) {
-    const std::string_view word = *it;
-    if (word.empty()) {
-      bitmap.words.push_back(0);
-      continue;
-    }
-    any = true;
-    if (word == "0xf...f") {
-      bitmap.infinite = true;
-      continue;
-    }
-    std::uint32_t value = 0;
-    if (!starts_with(word, "0x") || word.size() < 3 || word.size() > 10) return std::nullopt;
-    const auto [end, ec] = std::from_chars(word.data() + 2, word.data() + word.size(), value, 16);
-    if (ec != std::errc() || end != word.data() + word.size()) return std::nullopt;
-    bitmap.words.push_back(value);
-  }
-  if (!any) return std::nullopt;
-  return bitmap;
-}
-
-bool is_subset(const Bitmap& a, const Bitmap& b) {
-  if (a.infinite && !b.infinite) return false;
-  for (std::size_t i = 0; i < std::max(a.words.size(), b.words.size()); ++i) {
-    if ((a.word(i) & ~b.word(i)) != 0) return false;
+bool has_only(const XmlElement& e, std::initializer_list<std::string_view> allowed) {
+  for (const auto& [key, value] : e.attributes) {
+    if (value.empty()) continue;
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) return false;
   }
   return true;
 }
 
+// hwloc's bitmap text, "0xf...f,0x00000003,,0x1": 32-bit words, most significant first, an empty
+// word for zero, "0xf...f" first for every bit above. Words least significant first; nullopt when
+// it is not that (hwloc then parses what it can: only clean text is compared here).
+struct Bitmap {
+  std::vector<std::uint32_t> words;
+  bool infinite = false;
+  std::uint32_t word(std::size_t i) const { return i < words.size() ? words[i] : (infinite ? 0xffffffffu : 0u); }
+  bool empty() const {
+    return !infinite && std::all_of(words.begin(), words.end(), [](std::uint32_t w) { return w == 0; });
+  }
+};
+
+std::optional<Bitmap> parse_bitmap(std::string_view text) {
+  Bitmap bitmap;
+  if (starts_with(text, "0xf...f")) {
+    bitmap.infinite = true;
+    text.remove_prefix(7);
+    if (text.empty()) return bitmap;
+    if (text.front() != ',') return std::nullopt;
+    text.remove_prefix(1);
+  }
+  const std::vector<std::string_view> words = split(text, ',');
+  for (auto it = words.rbegin(); it != words.rend(); ++it) {
+    std::uint32_t value = 0;
+    if (!it->empty()) {
+      if (!starts_with(*it, "0x") || it->size() < 3 || it->size() > 10) return std::nullopt;
+      const auto [end, ec] = std::from_chars(it->data() + 2, it->data() + it->size(), value, 16);
+      if (ec != std::errc() || end != it->data() + it->size()) return std::nullopt;
+    }
+    bitmap.words.push_back(value);
+  }
+  return bitmap;
+}
+
+bool intersects(const Bitmap& a, const Bitmap& b) {
+  if (a.infinite && b.infinite) return true;
+  for (std::size_t i = 0; i < std::max(a.words.size(), b.words.size()); ++i) {
+    if ((a.word(i) & b.word(i)) != 0) return true;
+  }
+  return false;
+}
+
+bool has_pu(const XmlElement& e) {
+  for (const XmlElement& child : e.children) {
+    if (child.name != "object") continue;
+    const std::string* type = child.attribute("type");
+    if ((type != nullptr && hwloc_xml_type(*type, false) == HwlocXmlType::kPu) || has_pu(child)) return true;
+  }
+  return false;
+}
+
 class Checker {
  public:
-  explicit Checker(const std::string& origin) : origin_(origin) {}
+  Checker(const std::string& origin, int major) : origin_(origin), major_(major) {}
 
   Status object(const XmlElement& e, bool root) {
-    const std::string* type = e.attribute("type");
-    if (type == nullptr) return fail(e, "<object> without a type");
-    const bool cpu_side = one_of(*type, kCpuSideTypes);
-    if (!cpu_side && !one_of(*type, kIoTypes)) return fail(e, "unknown object type '" + *type + "'");
-    if (cpu_side) COLLBENCH_RETURN_IF_ERROR(sets(e, *type));
-    COLLBENCH_RETURN_IF_ERROR(set_index(e, *type));
-    COLLBENCH_RETURN_IF_ERROR(enumerations(e, *type));
-    return contents(e, *type, root);
+    const std::string* type_name = e.attribute("type");
+    const std::optional<HwlocXmlType> type =
+        type_name != nullptr ? hwloc_xml_type(*type_name, root) : std::nullopt;
+    COLLBENCH_RETURN_IF_ERROR(bitmaps(e, root));
+    if (root) COLLBENCH_RETURN_IF_ERROR(emptied_root(e));
+    if (type) {
+      COLLBENCH_RETURN_IF_ERROR(complete_sets(e, *type, *type_name));
+      COLLBENCH_RETURN_IF_ERROR(numa_root(e, *type, root));
+      COLLBENCH_RETURN_IF_ERROR(set_index(e, *type, *type_name));
+    }
+    // An object hwloc refuses by its type ends the import there, cleanly: hwloc decides.
+    if (!type && type_name != nullptr) return ok_status();
+    return contents(e, type, root);
   }
 
-  // The top level: <object> and hwloc's matrices and attributes, which hwloc checks itself.
-  Status top_level(const XmlElement& e) {
-    for (const XmlElement& child : e.children) {
-      if (child.name == "object") COLLBENCH_RETURN_IF_ERROR(object(child, true));
+  // What follows the root object: only hwloc 2.x reads it, and it stops at an unknown tag.
+  Status after_root(std::span<const XmlElement> elements) const {
+    if (major_ < 2) return ok_status();
+    for (const XmlElement& child : elements) {
+      if (child.name == "distances2" || child.name == "distances2hetero") {
+        const std::string* nbobjs = attr(child, "nbobjs");
+        // hwloc stores the count in an unsigned int.
+        if (nbobjs != nullptr && static_cast<unsigned>(c_strtoul(*nbobjs)) > kMaxDistanceObjects) {
+          return fail(child, "<" + child.name + "> nbobjs " + *nbobjs + " is above 65535: hwloc 2.9 squares it in 32 bits " +
+                                 "and overflows its buffer (hwloc PR #782)");
+        }
+      } else if (child.name == "cpukind") {
+        COLLBENCH_RETURN_IF_ERROR(bitmap(child, "cpuset"));
+      } else if (child.name == "memattr") {
+        for (const XmlElement& value : child.children) {
+          if (value.name == "memattr_value") COLLBENCH_RETURN_IF_ERROR(bitmap(value, "initiator_cpuset"));
+        }
+      } else if (child.name != "support") {
+        break;
+      }
     }
     return ok_status();
   }
 
  private:
-  // Every set well-formed, and each within its complete_ counterpart as hwloc documents it:
-  // hwloc 2.9 crashes while loading a root whose cpuset has a CPU its complete_cpuset lacks.
-  Status sets(const XmlElement& e, const std::string& type) const {
-    std::array<Bitmap, kRequiredSets.size()> parsed;
-    for (std::size_t i = 0; i < kRequiredSets.size(); ++i) {
-      const std::string key(kRequiredSets[i]);
-      const std::string* value = e.attribute(key);
-      if (value == nullptr) return fail(e, type + " object without " + key);
-      auto bitmap = parse_bitmap(*value);
-      if (!bitmap) return fail(e, "bad " + key + " '" + *value + "'");
-      parsed[i] = std::move(*bitmap);
+  // hwloc_bitmap_sscanf() counts the words by the commas after the first character, so a leading
+  // comma is one word more than it allocated: assert(count > 0) aborts the process (bitmap.c).
+  Status bitmap(const XmlElement& e, std::string_view key) const {
+    const std::string* value = attr(e, key);
+    if (value != nullptr && value->front() == ',') {
+      return fail(e, std::string(key) + " '" + *value +
+                         "' starts with a comma: hwloc 2.9's bitmap parser aborts on it (assert in hwloc_bitmap_sscanf)");
     }
-    for (std::string_view key : kOptionalSets) {
-      const std::string* value = e.attribute(key);
-      if (value != nullptr && !parse_bitmap(*value)) return fail(e, "bad " + std::string(key) + " '" + *value + "'");
+    return ok_status();
+  }
+
+  Status bitmaps(const XmlElement& e, bool root) const {
+    for (std::string_view key : {"cpuset", "complete_cpuset", "nodeset", "complete_nodeset"}) {
+      COLLBENCH_RETURN_IF_ERROR(bitmap(e, key));
     }
-    for (std::size_t i = 0; i < kRequiredSets.size(); i += 2) {
-      if (!is_subset(parsed[i], parsed[i + 1])) {
-        return fail(e, std::string(kRequiredSets[i]) + " '" + *e.attribute(kRequiredSets[i]) + "' is not within " +
-                           std::string(kRequiredSets[i + 1]) + " '" + *e.attribute(kRequiredSets[i + 1]) + "'");
+    // hwloc reads the allowed sets of the root only.
+    if (root) {
+      for (std::string_view key : {"allowed_cpuset", "allowed_nodeset"}) COLLBENCH_RETURN_IF_ERROR(bitmap(e, key));
+    }
+    return ok_status();
+  }
+
+  // A root whose cpuset shares no CPU with its complete_cpuset, with no PU below to keep it: hwloc
+  // 2.9 restricts the cpuset to nothing, removes the root as an empty object ("Topology became
+  // empty, aborting!") and then reads it (invalid read, found by fuzzing). Real captures have PUs.
+  Status emptied_root(const XmlElement& e) const {
+    const std::string* cpuset = attr(e, "cpuset");
+    const std::string* complete = attr(e, "complete_cpuset");
+    if (cpuset == nullptr || complete == nullptr || has_pu(e)) return ok_status();
+    const std::optional<Bitmap> a = parse_bitmap(*cpuset);
+    const std::optional<Bitmap> b = parse_bitmap(*complete);
+    if (!a || !b || a->empty() || intersects(*a, *b)) return ok_status();
+    return fail(e, "root cpuset '" + *cpuset + "' shares no CPU with complete_cpuset '" + *complete +
+                       "' and there is no PU: hwloc 2.9 empties the topology and then reads the removed root");
+  }
+
+  // hwloc 2.9 checks that a 2.x CPU-side or memory object has a cpuset, but then reorders and
+  // inserts it by its complete sets: without them it dereferences NULL (hwloc PR #783 refuses such
+  // objects upstream). 1.x documents go through hwloc's own checks of the four sets.
+  Status complete_sets(const XmlElement& e, HwlocXmlType type, const std::string& name) const {
+    if (major_ < 2 || is_special(type)) return ok_status();
+    if (attr(e, "cpuset") != nullptr && attr(e, "complete_cpuset") == nullptr) {
+      return fail(e, name + " object with a cpuset but no complete_cpuset: hwloc 2.9 crashes on it (hwloc PR #783)");
+    }
+    if (attr(e, "nodeset") != nullptr && attr(e, "complete_nodeset") == nullptr) {
+      return fail(e, name + " object with a nodeset but no complete_nodeset: hwloc 2.9 crashes on it (hwloc PR #783)");
+    }
+    return ok_status();
+  }
+
+  // A 1.x document whose root is a NUMA node: hwloc puts a Machine above it, and when the node then
+  // fails its set checks it frees the node and still walks it as the root (use after free).
+  Status numa_root(const XmlElement& e, HwlocXmlType type, bool root) const {
+    if (major_ >= 2 || !root || type != HwlocXmlType::kNumaNode) return ok_status();
+    for (std::string_view key : {"cpuset", "complete_cpuset", "nodeset", "complete_nodeset"}) {
+      if (attr(e, key) == nullptr) {
+        return fail(e, "hwloc 1.x root NUMANode without " + std::string(key) +
+                           ": hwloc 2.9 uses it after freeing it");
       }
     }
     return ok_status();
   }
 
-  // A PU's or NUMA node's os_index becomes a bit of a cpuset or nodeset: hwloc 2.9 allocates
-  // a bitmap up to it, 512 MiB for a missing one (unknown, 2^32 - 1) or one near 2^32 (found
-  // by fuzzing). Real machines number their CPUs and NUMA nodes far below 2^20.
-  Status set_index(const XmlElement& e, const std::string& type) const {
-    if (type != "PU" && type != "NUMANode") return ok_status();
-    const std::string* index = e.attribute("os_index");
-    if (index == nullptr) return fail(e, type + " object without os_index");
-    std::uint32_t value = 0;
-    const auto [end, ec] = std::from_chars(index->data(), index->data() + index->size(), value);
-    if (ec != std::errc() || end != index->data() + index->size() || value >= kMaxSetIndex) {
-      return fail(e, type + " os_index '" + *index + "' is not a number below " + std::to_string(kMaxSetIndex));
+  Status set_index(const XmlElement& e, HwlocXmlType type, const std::string& name) const {
+    if (type != HwlocXmlType::kPu && type != HwlocXmlType::kNumaNode) return ok_status();
+    const std::string* index = attr(e, "os_index");
+    // hwloc keeps the low 32 bits of strtoul's value.
+    const unsigned value = index != nullptr ? static_cast<unsigned>(c_strtoul(*index)) : 0xffffffffu;
+    if (value >= kMaxSetIndex) {
+      return fail(e, name + (index != nullptr ? " os_index " + *index : std::string(" without os_index")) +
+                         ": hwloc 2.9 would allocate its sets up to bit " + std::to_string(value) +
+                         " (over a GiB of memory); real machines number below 1048576");
     }
     return ok_status();
   }
 
-  // hwloc stores these numbers into C enums unchecked, and reading an enum that holds no
-  // enumerator's value is undefined behaviour: only hwloc 2.x's own values pass.
-  Status enumerations(const XmlElement& e, const std::string& type) const {
-    const std::string* osdev = type == "OSDev" ? e.attribute("osdev_type") : nullptr;
-    if (osdev != nullptr && !(osdev->size() == 1 && (*osdev)[0] >= '0' && (*osdev)[0] <= '5')) {
-      return fail(e, "osdev_type '" + *osdev + "' is not an hwloc 2.x OS device type (0-5)");
-    }
-    const std::string* bridge = type == "Bridge" ? e.attribute("bridge_type") : nullptr;
-    if (bridge != nullptr && *bridge != "0-1" && *bridge != "1-1" && *bridge != "0-0" && *bridge != "1-0") {
-      return fail(e, "bridge_type '" + *bridge + "' is not an hwloc 2.x bridge type (0 host, 1 PCI)");
-    }
-    return ok_status();
-  }
-
-  // hwloc 2.9 reads an object's <info> and <page_type> children before inserting it, and when
-  // one of them fails it returns without freeing the object (fixed upstream in hwloc PR #781,
-  // "xml: free imported object leaked on invalid child tag"). So everything hwloc would reject
-  // there is rejected here first; after the child objects hwloc accepts nothing else either.
-  Status contents(const XmlElement& e, const std::string& type, bool root) {
-    bool seen_object = false;
+  // hwloc 2.9 imports an object's <info>, <page_type>, <userdata> and (1.x) <distances> before
+  // inserting the object, and when one fails it returns without freeing the object (fixed
+  // upstream in hwloc PR #781). Only those that hwloc would fail on are refused; the root is
+  // freed with the topology, so its failures are hwloc's to report.
+  Status contents(const XmlElement& e, std::optional<HwlocXmlType> type, bool root) {
+    bool special_children = true;
     for (const XmlElement& child : e.children) {
       if (child.name == "object") {
-        seen_object = true;
+        special_children = false;
         COLLBENCH_RETURN_IF_ERROR(object(child, false));
-      } else if (seen_object) {
-        return fail(child, "<" + child.name + "> after the child objects of a " + type);
-      } else if (child.name == "info") {
-        COLLBENCH_RETURN_IF_ERROR(leaf(child, kInfoAttributes));
-      } else if (child.name == "page_type" && (type == "NUMANode" || root)) {
-        COLLBENCH_RETURN_IF_ERROR(leaf(child, kPageTypeAttributes));
-      } else {
-        return fail(child, "<" + child.name + "> inside a " + type + " object is not supported");
+        continue;
       }
+      if (!special_children) continue;  // hwloc refuses it after the object children, freeing the object
+      if (child.name == "distances" && major_ < 2) COLLBENCH_RETURN_IF_ERROR(v1_distances_size(child));
+      if (root) continue;
+      const std::optional<std::string> why = special_child_failure(child, type);
+      if (why) return fail(child, "<" + child.name + "> " + *why + ": hwloc 2.9 leaks the object (hwloc PR #781)");
     }
     return ok_status();
   }
 
-  template <std::size_t N>
-  Status leaf(const XmlElement& e, const std::array<std::string_view, N>& allowed) const {
-    for (const auto& [key, value] : e.attributes) {
-      if (!one_of(key, allowed)) return fail(e, "<" + e.name + "> with an unknown attribute '" + key + "'");
+  // Why hwloc 2.9 would fail to import this special child, or nullopt when it imports it.
+  std::optional<std::string> special_child_failure(const XmlElement& c, std::optional<HwlocXmlType> type) const {
+    if (c.name == "info") {
+      if (!has_only(c, {"name", "value"})) return "with an attribute other than name and value";
+      return std::nullopt;
     }
-    if (!e.children.empty() || !trim(e.text).empty()) return fail(e, "<" + e.name + "> with content");
+    if (c.name == "page_type") {
+      if (type != HwlocXmlType::kNumaNode) return "inside an object other than a NUMANode or the root";
+      if (!has_only(c, {"size", "count"})) return "with an attribute other than size and count";
+      return std::nullopt;
+    }
+    if (c.name == "userdata") return userdata_failure(c);
+    if (c.name == "distances" && major_ < 2) return v1_distances_failure(c);
+    return "is not a child hwloc imports there";
+  }
+
+  // hwloc__xml_import_userdata() without an import callback: the text must have the declared length.
+  static std::optional<std::string> userdata_failure(const XmlElement& c) {
+    if (!has_only(c, {"length", "encoding", "name"})) return "with an attribute other than length, encoding and name";
+    const std::string* length_text = attr(c, "length");
+    const std::string* encoding = attr(c, "encoding");
+    const unsigned long length = length_text != nullptr ? c_strtoul(*length_text) : 0;
+    const unsigned long expected = encoding != nullptr && *encoding == "base64" ? 4 * ((length + 2) / 3) : length;
+    // libxml2's get_content: no text means length 0, else the text must be exactly that long.
+    if (c.text.size() != expected) {
+      return "whose content is not " + std::to_string(expected) + " characters long";
+    }
+    return std::nullopt;
+  }
+
+  // hwloc__xml_v1import_distances(): with a count, a depth and a latency base, it reads
+  // nbobjs * nbobjs <latency value="..."/> children.
+  std::optional<std::string> v1_distances_failure(const XmlElement& c) const {
+    if (!has_only(c, {"nbobjs", "relative_depth", "latency_base"})) {
+      return "with an attribute other than nbobjs, relative_depth and latency_base";
+    }
+    const std::string* nbobjs = attr(c, "nbobjs");
+    const std::string* depth = attr(c, "relative_depth");
+    const std::string* base = attr(c, "latency_base");
+    if (nbobjs == nullptr || depth == nullptr || base == nullptr || c_strtoul(*nbobjs) == 0 ||
+        c_strtoul(*depth) == 0 || static_cast<float>(std::atof(base->c_str())) == 0.0f) {
+      return std::nullopt;
+    }
+    const unsigned long n = c_strtoul(*nbobjs);
+    if (n > c.children.size() || n * n > c.children.size()) {
+      return "with fewer than " + *nbobjs + "x" + *nbobjs + " latency children";
+    }
+    for (std::size_t i = 0; i < n * n; ++i) {
+      const XmlElement& latency = c.children[i];
+      if (latency.name != "latency") return "with a <" + latency.name + "> among its latencies";
+      const auto first = std::find_if(latency.attributes.begin(), latency.attributes.end(),
+                                      [](const auto& a) { return !a.second.empty(); });
+      if (first == latency.attributes.end() || first->first != "value") return "with a <latency> without a value";
+    }
+    return std::nullopt;
+  }
+
+  Status v1_distances_size(const XmlElement& c) const {
+    const std::string* nbobjs = attr(c, "nbobjs");
+    const std::string* depth = attr(c, "relative_depth");
+    const std::string* base = attr(c, "latency_base");
+    if (nbobjs == nullptr || depth == nullptr || base == nullptr || c_strtoul(*depth) == 0 ||
+        static_cast<float>(std::atof(base->c_str())) == 0.0f) {
+      return ok_status();
+    }
+    if (c_strtoul(*nbobjs) > kMaxV1DistanceObjects) {
+      return fail(c, "hwloc 1.x <distances> nbobjs " + *nbobjs +
+                         " is 2^31 or more: hwloc 2.9's matrix size wraps and it writes past the buffer");
+    }
     return ok_status();
   }
 
   Status fail(const XmlElement& e, const std::string& what) const {
-    return Status::error(ErrorCode::kUsage,
-                         origin_ + ": not a usable hwloc XML at line " + std::to_string(e.line) + ": " + what);
+    return Status::error(ErrorCode::kUsage, origin_ + ": not a usable hwloc XML at line " +
+                                                std::to_string(e.line) + ": " + what);
   }
 
   const std::string& origin_;
+  int major_;
 };
 
 // `encoding="X"` (or 'X') in an XML declaration; empty when absent.
@@ -212,24 +335,33 @@ std::string_view declared_encoding(std::string_view declaration) {
   return close == std::string_view::npos ? std::string_view() : rest.substr(1, close - 1);
 }
 
-// `<!DOCTYPE name SYSTEM "id">` with a non-empty id and no internal subset.
+// A system id: `SYSTEM "id"` or `PUBLIC "pub" "id"` before any internal subset.
 bool has_system_id(std::string_view doctype) {
-  if (doctype.find('[') != std::string_view::npos) return false;
-  const auto system = doctype.find("SYSTEM");
-  if (system == std::string_view::npos) return false;
-  const std::string_view id = trim(doctype.substr(system + 6));
-  if (id.empty() || (id.front() != '"' && id.front() != '\'')) return false;
-  const auto close = id.find(id.front(), 1);
-  return close != std::string_view::npos && close > 1;
+  const std::string_view head = doctype.substr(0, doctype.find('['));
+  return head.find("SYSTEM") != std::string_view::npos || head.find("PUBLIC") != std::string_view::npos;
 }
 
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
+// libxml2 converts UTF-8, UTF-16, ISO-8859-1 and ASCII itself and everything else through iconv.
+bool libxml2_knows(std::string_view encoding) {
+  const std::string name(encoding);
+  const iconv_t cd = iconv_open("UTF-8", name.c_str());
+  if (cd == reinterpret_cast<iconv_t>(-1)) return false;
+  iconv_close(cd);
+  return true;
 }
 
 }  // namespace
+
+int hwloc_xml_major(const XmlElement& root) {
+  if (root.name == "root") return 0;
+  const std::string* version = root.attribute("version");
+  unsigned major = 0, minor = 0;
+  // libxml2's path: sscanf("%u.%u"), else 1.x.
+  if (version != nullptr && std::sscanf(version->c_str(), "%u.%u", &major, &minor) == 2) {
+    return static_cast<int>(std::min(major, 1000u));
+  }
+  return 1;
+}
 
 Status check_hwloc_xml_prolog(std::string_view text, const std::string& origin) {
   const auto fail = [&](const std::string& what) {
@@ -246,16 +378,17 @@ Status check_hwloc_xml_prolog(std::string_view text, const std::string& origin) 
     if (starts_with(rest, "<?")) {
       end = past("?>");
       const std::string_view encoding = declared_encoding(rest.substr(0, end));
-      if (starts_with(rest, "<?xml") && !encoding.empty() && !iequals(encoding, "UTF-8")) {
-        return fail("encoding '" + std::string(encoding) + "' (collbench reads UTF-8, as hwloc writes)");
+      if (starts_with(rest, "<?xml") && !encoding.empty() && !libxml2_knows(encoding)) {
+        return fail("encoding '" + std::string(encoding) +
+                    "' is unknown to iconv, and libxml2 leaks its parser on it (hwloc reads UTF-8, as it writes)");
       }
     } else if (starts_with(rest, "<!--")) {
       end = past("-->");
     } else if (starts_with(rest, "<!DOCTYPE")) {
       end = past(">");
       if (!has_system_id(rest.substr(0, end))) {
-        return fail("a DOCTYPE needs a system id and no internal subset, as hwloc writes it "
-                    "(<!DOCTYPE topology SYSTEM \"hwloc2.dtd\">)");
+        return fail("a DOCTYPE without a system id crashes hwloc 2.9's libxml2 import (hwloc PR #786); hwloc writes "
+                    "<!DOCTYPE topology SYSTEM \"hwloc2.dtd\">");
       }
     }
     if (end == std::string_view::npos) return ok_status();  // the root element, or a broken prolog
@@ -265,15 +398,14 @@ Status check_hwloc_xml_prolog(std::string_view text, const std::string& origin) 
 }
 
 Status check_hwloc_xml(const XmlElement& root, const std::string& origin) {
-  Checker checker(origin);
-  if (root.name != "topology") return Status::error(ErrorCode::kUsage, origin + ": root element is not <topology>");
-  int top_objects = 0;
-  for (const XmlElement& child : root.children) top_objects += child.name == "object";
-  if (top_objects != 1) {
-    return Status::error(ErrorCode::kUsage, origin + ": an hwloc XML has exactly one top-level <object> (found " +
-                                                std::to_string(top_objects) + ")");
-  }
-  return checker.top_level(root);
+  // Any other root is refused by hwloc itself, cleanly.
+  if (root.name != "topology" && root.name != "root") return ok_status();
+  Checker checker(origin, hwloc_xml_major(root));
+  // hwloc imports the first child element as the root object (and refuses the file when it is
+  // not an <object>), then reads what follows.
+  if (root.children.empty() || root.children.front().name != "object") return ok_status();
+  COLLBENCH_RETURN_IF_ERROR(checker.object(root.children.front(), true));
+  return checker.after_root(std::span<const XmlElement>(root.children).subspan(1));
 }
 
 }  // namespace collbench::topo

@@ -97,6 +97,7 @@ Json model_json(const Topology& t) {
   }
   j["nvlink"] = {{"source", to_string(t.nvlink.source)}, {"note", t.nvlink.note}, {"pairs", pairs}};
   j["warnings"] = t.warnings;
+  j["notes"] = t.notes;
   return j;
 }
 
@@ -243,6 +244,7 @@ Topology model_from(const Json& j) {
                               l.at("gbps").get<double>(), value_or<bool>(l, "via_nvswitch", false)});
   }
   t.warnings = value_or<std::vector<std::string>>(j, "warnings", {});
+  t.notes = value_or<std::vector<std::string>>(j, "notes", {});
   return t;
 }
 

@@ -139,6 +139,8 @@ struct Topology {
   std::vector<Nic> nics;     // in PCI bus id order, then name
   NvLinkInfo nvlink;
   std::vector<std::string> warnings;
+  // What the input lacks that a reader would otherwise miss ("the file has no I/O objects").
+  std::vector<std::string> notes;
 
   int gpu_by_bus_id(std::string_view bus_id) const;  // -1 when absent
   int nic_by_name(std::string_view name) const;      // -1 when absent

@@ -19,6 +19,7 @@ TEST(Discover, FormatIsDetectedFromContent) {
   EXPECT_EQ(detect_format("<system version=\"1\"/>", "x").value(), FileFormat::kNcclXml);
   EXPECT_EQ(detect_format("<?xml version=\"1.0\"?>\n<topology version=\"2.0\">", "x").value(), FileFormat::kHwlocXml);
   EXPECT_EQ(detect_format("<topology>", "x").value(), FileFormat::kHwlocXml);  // hwloc 1.x
+  EXPECT_EQ(detect_format("<root>", "x").value(), FileFormat::kHwlocXml);      // hwloc 0.9
   EXPECT_EQ(detect_format("  {\"schema\": 1}", "x").value(), FileFormat::kJson);
 }
 
@@ -37,14 +38,54 @@ TEST(Discover, BadFilesGiveOneLineErrors) {
   expect_one_line_error(fixture("bad/malformed.xml"), ErrorCode::kUsage, "malformed XML at line 4: </cpu> does not close <pci>");
   expect_one_line_error(fixture("bad/truncated.xml"), ErrorCode::kUsage, "malformed XML");
   expect_one_line_error(fixture("bad/hwloc_v3.xml"), ErrorCode::kUsage,
-                        "hwloc XML version 3.0 cannot be imported by hwloc 2.x");
+                        "hwloc XML 3.0 needs hwloc >= 2.10 (or 3.x); this collbench uses hwloc ");
   expect_one_line_error(fixture("bad/nccl_v2.xml"), ErrorCode::kUsage, "version '2' is not supported");
   expect_one_line_error(fixture("bad/unknown_root.xml"), ErrorCode::kUsage, "root element <inventory>");
   expect_one_line_error(fixture("bad/truncated.json"), ErrorCode::kUsage, "not valid JSON");
   expect_one_line_error(fixture("bad/binary.bin"), ErrorCode::kUsage, "control character 0 is not allowed");
   // Well-formed, but hwloc 2.9 would crash on it.
   expect_one_line_error(fixture("bad/hwloc_missing_cpuset.xml"), ErrorCode::kUsage,
-                        "not a usable hwloc XML at line 18: PU object without complete_cpuset");
+                        "not a usable hwloc XML at line 18: PU object with a cpuset but no complete_cpuset");
+}
+
+// Issue 16: an hwloc 1.x capture (two packages, eight cores, no NUMA nodeset) loads as hwloc 2.9
+// makes it, with notes on what the format lacks.
+TEST(Discover, HwlocV1CaptureLoadsWithNotes) {
+  if (!hwloc_available()) GTEST_SKIP() << "built without hwloc";
+  auto t = load_topology_file(fixture("corpus/8em64t-2p2ca2co-nonodesets.v1.xml"));
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  EXPECT_EQ(t->packages.size(), 2u);
+  EXPECT_EQ(t->numa_nodes.size(), 1u);
+  EXPECT_EQ(t->cpus.size(), 8u);
+  EXPECT_EQ(t->nics.size(), 3u);
+  EXPECT_EQ(t->tool_version.rfind("hwloc 1.x XML, read by hwloc 2.", 0), 0u) << t->tool_version;
+  ASSERT_FALSE(t->notes.empty());
+  EXPECT_NE(t->notes.front().find("no NUMA node; hwloc assumed one"), std::string::npos) << t->notes.front();
+  EXPECT_NE(format_text(*t, analyze(*t)).find("Note: hwloc 1.x XML: the file has no NUMA node"), std::string::npos);
+  auto back = topology_from_json(topology_to_json(*t));
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(back->notes, t->notes);
+  // A 2.x capture has nothing to note.
+  auto v2 = load_topology_file(fixture("corpus/24em64t-2n6c2t-pci.xml"));
+  ASSERT_TRUE(v2.ok()) << v2.status().message();
+  EXPECT_TRUE(v2->notes.empty());
+}
+
+// hwloc's verdict, in one line: the release that refused, and how to see hwloc's reason.
+TEST(Discover, HwlocRefusalIsOneLine) {
+  if (!hwloc_available()) GTEST_SKIP() << "built without hwloc";
+  const std::string version = hwloc_version_string();
+  EXPECT_EQ(version.rfind("2.", 0), 0u) << version;
+  const std::string xml = testing::read_text(fixture("corpus/fakecpukinds.xml"));
+  std::string bad = xml;
+  bad.replace(bad.find("type=\"Core\""), 11, "type=\"Gizmo\"");
+  auto t = parse_topology(bad, "gizmo.xml");
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().code(), ErrorCode::kUsage);
+  EXPECT_EQ(t.status().message(), "gizmo.xml: hwloc " + version +
+                                      " refused this hwloc XML (HWLOC_XML_VERBOSE=1 shows hwloc's reason)");
+  // hwloc picks its XML parser once per process, so the minimal parser's case is tested on the
+  // binary (tests/integration/topo_conformance_test.cpp).
 }
 
 TEST(Discover, UnreadableFileIsAnIoError) {
