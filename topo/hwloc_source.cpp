@@ -18,6 +18,7 @@
 
 #include "common/strings.hpp"
 #include "topo/host_info.hpp"
+#include "topo/pci_ids.hpp"
 
 namespace collbench::topo {
 namespace {
@@ -204,10 +205,10 @@ class Converter {
       const PciNode& node = topo_.pci[i];
       if (node.kind != PciKind::kDevice) continue;
       const std::vector<OsDev>& os = osdevs_[static_cast<int>(i)];
-      if (is_nvidia_gpu(node.vendor_id, node.class_id)) add_gpu(static_cast<int>(i), os);
+      if (is_gpu(identity_of(node))) add_gpu(static_cast<int>(i), os);
       bool openfabrics = false;
       for (const OsDev& d : os) openfabrics = openfabrics || d.type == static_cast<unsigned>(HWLOC_OBJ_OSDEV_OPENFABRICS);
-      if (is_network_class(node.class_id) || openfabrics) add_nic(static_cast<int>(i), os);
+      if (is_network_device(identity_of(node)) || openfabrics) add_nic(static_cast<int>(i), os);
     }
   }
 
@@ -225,16 +226,6 @@ class Converter {
     }
     if (gpu.name.empty()) gpu.name = node.name;
     topo_.gpus.push_back(std::move(gpu));
-  }
-
-  static NicKind kind_of(const PciNode& node, std::string_view rdma) {
-    if (node.vendor_id == 0x1d0f && (node.device_id & 0xfff0) == 0xefa0) return NicKind::kEfa;
-    if (starts_with(rdma, "rdmap") || starts_with(rdma, "efa")) return NicKind::kEfa;
-    if (starts_with(rdma, "hfi1") || starts_with(rdma, "qib")) return NicKind::kOmniPath;
-    if (node.class_id == 0x0207 || node.class_id == 0x0c06) return NicKind::kInfiniband;
-    if (!rdma.empty()) return NicKind::kRoce;
-    if ((node.class_id >> 8) == 0x02) return NicKind::kEthernet;
-    return NicKind::kOther;
   }
 
   static std::string ib_port_state(std::string_view value) {
@@ -265,7 +256,7 @@ class Converter {
       if (d.type == static_cast<unsigned>(HWLOC_OBJ_OSDEV_NETWORK) && netdev.empty()) netdev = d.name;
     }
     nic.name = !rdma.empty() ? rdma : netdev;
-    nic.kind = kind_of(node, rdma);
+    nic.kind = classify_nic(identity_of(node), rdma);
     topo_.nics.push_back(std::move(nic));
   }
 

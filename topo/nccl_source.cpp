@@ -7,6 +7,7 @@
 
 #include "common/strings.hpp"
 #include "topo/nvlink.hpp"
+#include "topo/pci_ids.hpp"
 
 namespace collbench::topo {
 namespace {
@@ -27,15 +28,6 @@ int int_attr(const XmlElement& e, std::string_view key, int fallback) {
   int value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   return ec == std::errc() && end == text.data() + text.size() ? value : fallback;
-}
-
-NicKind nic_kind(std::uint16_t vendor, std::uint16_t class_id, std::string_view name) {
-  if (vendor == 0x1d0f || starts_with(name, "rdmap") || starts_with(name, "efa")) return NicKind::kEfa;
-  if (starts_with(name, "hfi1") || starts_with(name, "qib")) return NicKind::kOmniPath;
-  if (class_id == 0x0207 || class_id == 0x0c06) return NicKind::kInfiniband;
-  if (starts_with(name, "mlx") || starts_with(name, "bnxt_re") || starts_with(name, "irdma")) return NicKind::kRoce;
-  if ((class_id >> 8) == 0x02) return NicKind::kEthernet;
-  return NicKind::kOther;
 }
 
 class Builder {
@@ -125,11 +117,11 @@ class Builder {
     node.link.gbps = pcie_gbps(node.link.gts, node.link.width);
     node.cpus = cpus;
     node.numa_nodes = nodes;
-    if (node.class_id == 0x0604) {
+    if (node.class_id == pci_ids::kClassPciBridge) {
       node.kind = PciKind::kBridge;
       node.bridge_weight = 2;
     }
-    if (node.class_id == 0x0680 && node.vendor_id == 0x10de) node.subtype = "NVSwitch";
+    if (is_nvswitch(identity_of(node))) node.subtype = "NVSwitch";
     const int index = push(node);
     bool gpu_element = false, nic_element = false;
     for (const XmlElement& child : e.children) {
@@ -144,9 +136,9 @@ class Builder {
       }
       if (child.name == "c2c") saw_c2c_ = true;
     }
-    const bool gpu_class = (node.class_id >> 8) == 0x03 && (node.vendor_id == 0 || node.vendor_id == 0x10de);
-    if (node.kind == PciKind::kDevice && gpu_class && !gpu_element) add_gpu(XmlElement{}, index);
-    if (node.kind == PciKind::kDevice && (node.class_id >> 8) == 0x02 && !nic_element) add_nic(XmlElement{}, index);
+    const PciIdentity id = identity_of(node);
+    if (node.kind == PciKind::kDevice && is_gpu(id) && !gpu_element) add_gpu(XmlElement{}, index);
+    if (node.kind == PciKind::kDevice && is_network_device(id) && !nic_element) add_nic(XmlElement{}, index);
     return ok_status();
   }
 
@@ -200,7 +192,8 @@ class Builder {
       port.rate_gbps = int_attr(net, "speed", 0) / 1000.0;  // NCCL writes Mb/s
       nic.ports.push_back(port);
     }
-    nic.kind = nic_kind(node.vendor_id, node.class_id, nic.name);
+    // NCCL names a socket interface and an RDMA device alike: only the latter makes RDMA.
+    nic.kind = classify_nic(identity_of(node), is_verbs_device_name(nic.name) ? std::string_view(nic.name) : "");
     topo_.nics.push_back(std::move(nic));
   }
 

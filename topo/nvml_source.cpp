@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "topo/nvlink.hpp"
+#include "topo/pci_ids.hpp"
 
 namespace collbench::topo {
 namespace {
@@ -173,7 +174,7 @@ void resolve_peers(const Topology& topo, std::vector<Nvml::Gpu>& gpus) {
       bool is_gpu = false;
       for (const Nvml::Gpu& other : gpus) is_gpu = is_gpu || other.bus_id == t.bus_id;
       const int pci = topo.pci_by_bus_id(t.bus_id);
-      const bool ibm = pci >= 0 && topo.pci[static_cast<std::size_t>(pci)].vendor_id == 0x1014;
+      const bool ibm = pci >= 0 && topo.pci[static_cast<std::size_t>(pci)].vendor_id == pci_ids::kVendorIbm;
       t.peer = is_gpu ? LinkPeer::kGpu : ibm ? LinkPeer::kCpu : LinkPeer::kNvSwitch;
     }
   }

@@ -192,12 +192,6 @@ std::optional<std::string> normalize_bus_id(std::string_view text) {
   return std::string(buf);
 }
 
-bool is_nvidia_gpu(std::uint16_t vendor_id, std::uint16_t class_id) {
-  return vendor_id == 0x10de && (class_id == 0x0300 || class_id == 0x0302);
-}
-
-bool is_network_class(std::uint16_t class_id) { return (class_id >> 8) == 0x02 || class_id == 0x0c06; }
-
 double pcie_gbps(double gts, int width) {
   if (gts <= 0 || width <= 0) return 0;
   // 8b/10b up to 5 GT/s, 128b/130b for 8-32 GT/s, FLIT mode (242/256) from 64 GT/s on.

@@ -151,10 +151,6 @@ struct Topology {
 // text is not a PCI address.
 std::optional<std::string> normalize_bus_id(std::string_view text);
 
-// The device classes the tool reports. GPUs: NVIDIA with class 0x0300 (VGA) or 0x0302 (3D).
-// NICs: base class 0x02, or 0x0c06 (InfiniBand on older Mellanox cards).
-bool is_nvidia_gpu(std::uint16_t vendor_id, std::uint16_t class_id);
-bool is_network_class(std::uint16_t class_id);
 // PCIe data rate per direction in GB/s for a lane rate in GT/s (encoding overhead included).
 double pcie_gbps(double gts, int width);
 

@@ -42,17 +42,6 @@ TEST(Topology, DescribeLink) {
   EXPECT_EQ(format_gbps(0.5), "0.5");
 }
 
-TEST(Topology, DeviceClasses) {
-  EXPECT_TRUE(is_nvidia_gpu(0x10de, 0x0302));
-  EXPECT_TRUE(is_nvidia_gpu(0x10de, 0x0300));
-  EXPECT_FALSE(is_nvidia_gpu(0x10de, 0x0680));  // NVSwitch
-  EXPECT_FALSE(is_nvidia_gpu(0x1a03, 0x0300));  // ASPEED BMC display
-  EXPECT_TRUE(is_network_class(0x0200));
-  EXPECT_TRUE(is_network_class(0x0207));
-  EXPECT_TRUE(is_network_class(0x0c06));
-  EXPECT_FALSE(is_network_class(0x0108));
-}
-
 Topology two_level_tree() {
   Topology t;
   PciNode root;
