@@ -22,7 +22,4 @@ std::string format_matrix(const Topology& topo, const Analysis& analysis);
 // PCI devices that lead to no GPU or NIC are left out and counted in the title.
 std::string format_dot(const Topology& topo, const Analysis& analysis);
 
-// Columns padded to their widest cell, two spaces apart, no trailing spaces.
-std::string render_table(const std::vector<std::vector<std::string>>& rows);
-
 }  // namespace collbench::topo

@@ -2,13 +2,12 @@
 #include <cstdio>
 
 #include "common/strings.hpp"
+#include "common/text_table.hpp"
 #include "common/units.hpp"
 #include "topo/format.hpp"
 
 namespace collbench::topo {
 namespace {
-
-using Rows = std::vector<std::vector<std::string>>;
 
 constexpr const char* kLegend =
     "Legend:\n"
@@ -51,7 +50,7 @@ std::vector<std::string> column_labels(const Topology& topo) {
 }
 
 std::string nccl_matrix(const Topology& topo, const Analysis& a) {
-  Rows rows;
+  TableRows rows;
   std::vector<std::string> head{""};
   for (const std::string& l : column_labels(topo)) head.push_back(l);
   rows.push_back(head);
@@ -61,11 +60,11 @@ std::string nccl_matrix(const Topology& topo, const Analysis& a) {
     for (const Path& p : a.paths.gpu_nic[g]) row.emplace_back(nccl_name(p));
     rows.push_back(row);
   }
-  return render_table(rows);
+  return render_text_table(rows);
 }
 
 std::string gpu_table(const Topology& topo, const Analysis& a) {
-  Rows rows{{"GPU", "Bus id", "Model", "NUMA", "CPUs", "Nearest NIC", "Path", "GB/s", "NCCL's NIC", ""}};
+  TableRows rows{{"GPU", "Bus id", "Model", "NUMA", "CPUs", "Nearest NIC", "Path", "GB/s", "NCCL's NIC", ""}};
   for (const GpuAffinity& g : a.affinity) {
     const Gpu& gpu = topo.gpus[static_cast<std::size_t>(g.gpu)];
     const bool has_nic = g.nic >= 0;
@@ -78,7 +77,7 @@ std::string gpu_table(const Topology& topo, const Analysis& a) {
                     has_nic && g.nic_path.pci_gbps > 0 ? format_gbps(g.nic_path.pci_gbps) : "-",
                     g.nccl_nic >= 0 ? nic_display_name(topo, g.nccl_nic) : "-", flags});
   }
-  return render_table(rows);
+  return render_text_table(rows);
 }
 
 std::string ports_text(const Nic& nic) {
@@ -94,7 +93,7 @@ std::string ports_text(const Nic& nic) {
 }
 
 std::string nic_table(const Topology& topo) {
-  Rows rows{{"NIC", "Name", "Kind", "Bus id", "NUMA", "PCIe link", "Ports", "Description"}};
+  TableRows rows{{"NIC", "Name", "Kind", "Bus id", "NUMA", "PCIe link", "Ports", "Description"}};
   for (std::size_t i = 0; i < topo.nics.size(); ++i) {
     const Nic& nic = topo.nics[i];
     const PciNode& node = topo.pci[static_cast<std::size_t>(nic.pci)];
@@ -103,16 +102,16 @@ std::string nic_table(const Topology& topo) {
                     node.numa_nodes.empty() ? "-" : node.numa_nodes.to_list(), describe_link(node.link),
                     ports_text(nic), nic.description.empty() ? "-" : nic.description});
   }
-  return render_table(rows);
+  return render_text_table(rows);
 }
 
 std::string numa_table(const Topology& topo) {
-  Rows rows{{"NUMA", "CPUs", "Memory"}};
+  TableRows rows{{"NUMA", "CPUs", "Memory"}};
   for (const NumaNode& n : topo.numa_nodes) {
     rows.push_back({std::to_string(n.os_index), n.cpus.empty() ? "-" : n.cpus.to_list(),
                     n.memory_bytes > 0 ? format_bytes(n.memory_bytes) : "-"});
   }
-  return render_table(rows);
+  return render_text_table(rows);
 }
 
 std::string binding(const Analysis& a) {
@@ -136,27 +135,8 @@ std::string indent(const std::string& text, const std::string& prefix) {
 
 }  // namespace
 
-std::string render_table(const Rows& rows) {
-  std::vector<std::size_t> width;
-  for (const auto& row : rows) {
-    if (width.size() < row.size()) width.resize(row.size(), 0);
-    for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
-  }
-  std::string out;
-  for (const auto& row : rows) {
-    std::string line;
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      line += row[c];
-      if (c + 1 < row.size()) line += std::string(width[c] - row[c].size() + 2, ' ');
-    }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + "\n";
-  }
-  return out;
-}
-
 std::string format_matrix(const Topology& topo, const Analysis& a) {
-  Rows rows;
+  TableRows rows;
   std::vector<std::string> head{""};
   for (const std::string& l : column_labels(topo)) head.push_back(l);
   head.emplace_back("CPU Affinity");
@@ -177,7 +157,7 @@ std::string format_matrix(const Topology& topo, const Analysis& a) {
     for (const Path& p : a.paths.nic_nic[n]) row.push_back(smi_name(p));
     rows.push_back(row);
   }
-  std::string out = topo.gpus.empty() && topo.nics.empty() ? "No GPUs and no NICs found.\n" : render_table(rows);
+  std::string out = topo.gpus.empty() && topo.nics.empty() ? "No GPUs and no NICs found.\n" : render_text_table(rows);
   out += "\n";
   out += kLegend;
   if (!topo.nics.empty()) {

@@ -16,7 +16,7 @@
 #include "report/render/ranking_format.hpp"
 #include "report/render/run_charts.hpp"
 #include "report/analysis/summary_figures.hpp"
-#include "report/format/text_table.hpp"
+#include "common/text_table.hpp"
 
 namespace collbench::cli {
 namespace {
@@ -106,13 +106,13 @@ std::string figures_text(const std::vector<report::ReportRun>& runs) {
   const bool with_link = report::any_percent_of_link(figures);
   std::vector<std::string> header = report::figures_header(with_link);
   header.insert(header.begin(), "run");
-  report::TableRows rows = {header};
+  TableRows rows = {header};
   for (const auto& [label, f] : all) {
     std::vector<std::string> cells = report::figures_cells(f, with_link);
     cells.insert(cells.begin(), label);
     rows.push_back(std::move(cells));
   }
-  return report::render_text_table(rows);
+  return render_text_table(rows);
 }
 
 Status print_summary(const std::vector<report::ReportRun>& runs, const Outputs& o, std::ostream& out) {

@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <system_error>
 
+#include "common/text_table.hpp"
+
 namespace collbench::report {
 namespace {
 
@@ -27,11 +29,11 @@ std::string fit_number(double value, int width) {
   const auto fits = [width](const std::string& s) { return static_cast<int>(s.size()) <= width; };
   for (int decimals = 2; decimals >= 0; --decimals) {
     std::string s = format_fixed(value, decimals);
-    if (fits(s)) return pad_left(s, width);
+    if (fits(s)) return pad(s, static_cast<std::size_t>(width), Align::kRight);
   }
   for (int precision = width; precision >= 0; --precision) {
     std::string s = with_format(value, std::chars_format::scientific, precision);
-    if (fits(s)) return pad_left(s, width);
+    if (fits(s)) return pad(s, static_cast<std::size_t>(width), Align::kRight);
   }
   return with_format(value, std::chars_format::scientific, 0);
 }
@@ -55,12 +57,6 @@ std::string format_uint(std::uint64_t value) {
 std::string format_int(std::int64_t value) {
   Buffer buf{};
   return to_text(buf, std::to_chars(buf.data(), buf.data() + buf.size(), value));
-}
-
-std::string pad_left(std::string_view text, int width) {
-  const auto size = static_cast<int>(text.size());
-  if (size >= width) return std::string(text);
-  return std::string(static_cast<std::size_t>(width - size), ' ') + std::string(text);
 }
 
 }  // namespace collbench::report

@@ -25,7 +25,4 @@ std::string format_shortest(double value);
 std::string format_uint(std::uint64_t value);
 std::string format_int(std::int64_t value);
 
-// `text` right-aligned in `width` (longer text is kept whole).
-std::string pad_left(std::string_view text, int width);
-
 }  // namespace collbench::report

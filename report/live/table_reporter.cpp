@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "common/strings.hpp"
+#include "common/text_table.hpp"
 #include "report/format/number_format.hpp"
 
 namespace collbench::report {
@@ -34,30 +35,30 @@ constexpr std::string_view kStampLabel = "timestamp";
 constexpr std::string_view kStampFormat = "%Y-%m-%d %H:%M:%S";
 
 std::string after_size(std::string_view count, std::string_view type, std::string_view op, std::string_view root) {
-  return "  " + pad_left(count, kCountWidth) + "  " + pad_left(type, kTypeWidth) + "  " + pad_left(op, kOpWidth) +
-         "  " + pad_left(root, kRootWidth);
+  return "  " + pad(count, kCountWidth, Align::kRight) + "  " + pad(type, kTypeWidth, Align::kRight) + "  " + pad(op, kOpWidth, Align::kRight) +
+         "  " + pad(root, kRootWidth, Align::kRight);
 }
 
 std::string leading_columns(std::string_view size, std::string_view count, std::string_view type,
                             std::string_view op, std::string_view root) {
-  return pad_left(size, kSizeWidth) + after_size(count, type, op, root);
+  return pad(size, kSizeWidth, Align::kRight) + after_size(count, type, op, root);
 }
 
 // Header lines start with "# ", which takes two columns of the size field.
 std::string header_leading(std::string_view size, std::string_view count, std::string_view type,
                            std::string_view op, std::string_view root) {
-  return "# " + pad_left(size, kSizeWidth - 2) + after_size(count, type, op, root);
+  return "# " + pad(size, kSizeWidth - 2, Align::kRight) + after_size(count, type, op, root);
 }
 
 std::string group_columns(std::string_view time, std::string_view algbw, std::string_view busbw,
                           std::string_view wrong) {
-  return "  " + pad_left(time, kTimeWidth) + "  " + pad_left(algbw, kBwWidth) + "  " + pad_left(busbw, kBwWidth) +
-         "  " + pad_left(wrong, kWrongWidth);
+  return "  " + pad(time, kTimeWidth, Align::kRight) + "  " + pad(algbw, kBwWidth, Align::kRight) + "  " + pad(busbw, kBwWidth, Align::kRight) +
+         "  " + pad(wrong, kWrongWidth, Align::kRight);
 }
 
 std::string iteration_columns(std::string_view min, std::string_view max, std::string_view p99, std::string_view cv) {
-  return "  " + pad_left(min, kIterWidth) + "  " + pad_left(max, kIterWidth) + "  " + pad_left(p99, kIterWidth) +
-         "  " + pad_left(cv, kIterWidth);
+  return "  " + pad(min, kIterWidth, Align::kRight) + "  " + pad(max, kIterWidth, Align::kRight) + "  " + pad(p99, kIterWidth, Align::kRight) +
+         "  " + pad(cv, kIterWidth, Align::kRight);
 }
 
 std::string measurement_columns(const Measurement* m, const TableLayout& layout) {
@@ -77,7 +78,7 @@ std::string measurement_columns(const Measurement* m, const TableLayout& layout)
 
 // The header's last field: " " then the label right-aligned in 19 columns, or nothing.
 std::string stamp_header(const TableLayout& layout, std::string_view text) {
-  return " " + (layout.timestamps ? pad_left(text, kStampHeaderWidth) : std::string());
+  return " " + (layout.timestamps ? pad(text, kStampHeaderWidth, Align::kRight) : std::string());
 }
 
 const Measurement* find_placement(const SizeRecord& record, Placement placement) {
@@ -171,13 +172,13 @@ std::string format_table_row(const SizeRecord& record, const TableLayout& layout
   if (record.skipped) return "#" + line.substr(1) + "  skipped: " + one_line(*record.skipped);
   line += measurement_columns(find_placement(record, Placement::kOutOfPlace), layout);
   line += measurement_columns(find_placement(record, Placement::kInPlace), layout);
-  if (layout.timestamps) line += pad_left(record.finished_local, kStampWidth);
+  if (layout.timestamps) line += pad(record.finished_local, kStampWidth, Align::kRight);
   return line;
 }
 
 std::string format_rank_line(const RankInfo& rank) {
-  return "#  Rank " + pad_left(format_int(rank.rank), 2) + " Group  0 Pid " + pad_left(format_int(rank.pid), 6) +
-         " on " + pad_left(rank.host, 10) + " device " + pad_left(format_int(device_index(rank.device)), 2) + " [" +
+  return "#  Rank " + pad(format_int(rank.rank), 2, Align::kRight) + " Group  0 Pid " + pad(format_int(rank.pid), 6, Align::kRight) +
+         " on " + pad(rank.host, 10, Align::kRight) + " device " + pad(format_int(device_index(rank.device)), 2, Align::kRight) + " [" +
          bus_field(rank) + "] " + rank.device_name;
 }
 

@@ -7,7 +7,7 @@
 #include "report/analysis/json_views.hpp"
 #include "report/format/number_format.hpp"
 #include "report/format/size_label.hpp"
-#include "report/format/text_table.hpp"
+#include "common/text_table.hpp"
 
 namespace collbench::report {
 namespace {

@@ -10,7 +10,7 @@
 #include "report/render/run_charts.hpp"
 #include "report/format/size_label.hpp"
 #include "report/analysis/summary_figures.hpp"
-#include "report/format/text_table.hpp"
+#include "common/text_table.hpp"
 
 namespace collbench::report {
 namespace {

@@ -4,16 +4,15 @@
 #include <cmath>
 #include <string>
 
+#include "common/text_table.hpp"
 #include "common/units.hpp"
 #include "report/format/number_format.hpp"
 
 namespace collbench::report {
 namespace {
 
-std::string pad(const std::string& s, std::size_t width) {
-  return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
-}
-std::string right(const std::string& s, int width) { return pad_left(s, width); }
+std::string left(std::string_view s, std::size_t width) { return pad(s, width, Align::kLeft); }
+std::string right(std::string_view s, std::size_t width) { return pad(s, width, Align::kRight); }
 
 std::string figure_text(double v, const std::string& unit) {
   if (std::isnan(v)) return "-";
@@ -60,12 +59,12 @@ void write_header(std::ostream& out, const LocateReport& rep) {
     host_w = std::max(host_w, r.host.size());
     dev_w = std::max(dev_w, (r.device == "cpu" ? r.device_name : r.device).size());
   }
-  out << right("rank", 6) << "  " << pad("host", host_w) << "  " << pad("local", 5) << "  " << pad("device", dev_w)
-      << "  " << pad("gpu", 3) << "  nic\n";
+  out << right("rank", 6) << "  " << left("host", host_w) << "  " << left("local", 5) << "  " << left("device", dev_w)
+      << "  " << left("gpu", 3) << "  nic\n";
   for (const auto& r : rep.ranks) {
-    out << right(std::to_string(r.rank), 6) << "  " << pad(r.host, host_w) << "  " << pad(std::to_string(r.local_rank), 5)
-        << "  " << pad(r.device == "cpu" ? r.device_name : r.device, dev_w) << "  "
-        << pad(r.gpu.empty() ? "-" : r.gpu, 3) << "  " << (r.nic.empty() ? "-" : r.nic) << "\n";
+    out << right(std::to_string(r.rank), 6) << "  " << left(r.host, host_w) << "  " << left(std::to_string(r.local_rank), 5)
+        << "  " << left(r.device == "cpu" ? r.device_name : r.device, dev_w) << "  "
+        << left(r.gpu.empty() ? "-" : r.gpu, 3) << "  " << (r.nic.empty() ? "-" : r.nic) << "\n";
   }
 }
 
@@ -97,11 +96,11 @@ void write_pairs(std::ostream& out, const LocateReport& rep) {
   out << ": " << format_bytes(rep.pair_bytes) << " each way; " << rep.pair_rounds << " rounds cover every pair once, "
       << rep.pair_passes << " pass" << (rep.pair_passes == 1 ? "" : "es") << " planned, " << rep.pair_steps_measured
       << " rounds measured\n";
-  out << right("pair", 11) << "  " << pad("class", 10) << right("round", 6) << right("passes", 7)
+  out << right("pair", 11) << "  " << left("class", 10) << right("round", 6) << right("passes", 7)
       << right("iterations", 12) << right("time(us)", 12) << right("GB/s", 10) << "\n";
   for (const auto& p : rep.pairs) {
     out << right(std::to_string(p.a) + "-" + std::to_string(p.b), 11) << "  "
-        << pad(p.inter_host ? "inter_host" : "intra_host", 10) << right(std::to_string(p.round), 6)
+        << left(p.inter_host ? "inter_host" : "intra_host", 10) << right(std::to_string(p.round), 6)
         << right(std::to_string(p.passes), 7) << right(format_uint(p.iterations), 12)
         << right(format_fixed(p.time_us, 1), 12)
         << right(format_fixed(p.gbps, 2), 10) << "\n";
@@ -117,10 +116,10 @@ void write_groups(std::ostream& out, const LocateReport& rep) {
   out << ", " << format_bytes(rep.group_bytes) << " each way\n";
   std::size_t label_w = 5;
   for (const auto& g : rep.groups) label_w = std::max(label_w, g.kind.size() + 1 + g.label.size());
-  out << "  " << pad("group", label_w) << "  " << pad("ranks", 16) << right("iterations", 12) << right("time(us)", 12)
+  out << "  " << left("group", label_w) << "  " << left("ranks", 16) << right("iterations", 12) << right("time(us)", 12)
       << right("GB/s", 10) << "\n";
   for (const auto& g : rep.groups) {
-    out << "  " << pad(g.kind + " " + g.label, label_w) << "  " << pad(join_ranks(g.ranks), 16)
+    out << "  " << left(g.kind + " " + g.label, label_w) << "  " << left(join_ranks(g.ranks), 16)
         << right(format_uint(g.iterations), 12) << right(format_fixed(g.time_us, 1), 12)
         << right(format_fixed(g.gbps, 2), 10) << "\n";
   }
@@ -141,7 +140,7 @@ void write_comparison(std::ostream& out, const LocateComparison& c) {
   std::size_t label_w = 6;
   for (const auto& f : c.figures) label_w = std::max(label_w, f.label.size());
   for (const auto& f : c.figures) {
-    out << "  " << pad(f.label, label_w) << right(figure_text(f.value, c.unit), 10);
+    out << "  " << left(f.label, label_w) << right(figure_text(f.value, c.unit), 10);
     if (f.judged) {
       out << "  others " << right(figure_text(f.reference, c.unit), 8) << right(percent(f.gap) + " below", 12)
           << right(format_mads(f.distance_mads) + " MADs", 12);

@@ -3,17 +3,13 @@
 #include <algorithm>
 #include <string>
 
+#include "common/text_table.hpp"
 #include "report/format/number_format.hpp"
 
 namespace collbench::report {
 namespace {
 
 std::string fixed(double v, int decimals) { return format_fixed(v, decimals); }
-
-std::string pad(std::string s, std::size_t width, bool right) {
-  if (s.size() >= width) return s;
-  return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
-}
 
 std::string device_text(const PreflightRank& r) {
   if (r.device == "cpu") return r.device_name;
@@ -27,17 +23,17 @@ void write_rank_lines(std::ostream& out, const PreflightReport& rep) {
     host_w = std::max(host_w, r.host.size());
     dev_w = std::max(dev_w, device_text(r).size());
   }
-  out << pad("rank", 6, true) << "  " << pad("host", host_w, false) << "  " << pad("local", 7, false) << "  "
-      << pad("device", dev_w, false) << "  " << pad("value", 12, true) << "  " << pad("check", 5, false) << "  "
-      << pad("bootstrap", 12, true) << "  " << pad("communicator", 12, true) << "  " << pad("all_reduce", 10, true) << "\n";
+  out << pad("rank", 6, Align::kRight) << "  " << pad("host", host_w, Align::kLeft) << "  " << pad("local", 7, Align::kLeft) << "  "
+      << pad("device", dev_w, Align::kLeft) << "  " << pad("value", 12, Align::kRight) << "  " << pad("check", 5, Align::kLeft) << "  "
+      << pad("bootstrap", 12, Align::kRight) << "  " << pad("communicator", 12, Align::kRight) << "  " << pad("all_reduce", 10, Align::kRight) << "\n";
   for (const auto& r : rep.ranks) {
     const std::string value = r.collective_ran ? std::to_string(r.value) : "-";
     const std::string check = r.collective_ran ? (r.value_ok ? "OK" : "WRONG") : "-";
-    out << pad(std::to_string(r.rank), 6, true) << "  " << pad(r.host, host_w, false) << "  "
-        << pad(std::to_string(r.local_rank) + "/" + std::to_string(r.local_size), 7, false) << "  "
-        << pad(device_text(r), dev_w, false) << "  " << pad(value, 12, true) << "  " << pad(check, 5, false) << "  "
-        << pad(fixed(r.bootstrap_ms, 1) + " ms", 12, true) << "  " << pad(fixed(r.communicator_ms, 1) + " ms", 12, true)
-        << "  " << pad(r.collective_ran ? fixed(r.collective_us, 0) + " us" : "-", 10, true) << "\n";
+    out << pad(std::to_string(r.rank), 6, Align::kRight) << "  " << pad(r.host, host_w, Align::kLeft) << "  "
+        << pad(std::to_string(r.local_rank) + "/" + std::to_string(r.local_size), 7, Align::kLeft) << "  "
+        << pad(device_text(r), dev_w, Align::kLeft) << "  " << pad(value, 12, Align::kRight) << "  " << pad(check, 5, Align::kLeft) << "  "
+        << pad(fixed(r.bootstrap_ms, 1) + " ms", 12, Align::kRight) << "  " << pad(fixed(r.communicator_ms, 1) + " ms", 12, Align::kRight)
+        << "  " << pad(r.collective_ran ? fixed(r.collective_us, 0) + " us" : "-", 10, Align::kRight) << "\n";
   }
 }
 

@@ -4,7 +4,7 @@
 #include "report/analysis/json_views.hpp"
 #include "report/format/number_format.hpp"
 #include "report/format/size_label.hpp"
-#include "report/format/text_table.hpp"
+#include "common/text_table.hpp"
 #include "report/render/compare_format.hpp"
 
 namespace collbench::report {

@@ -49,8 +49,6 @@ TEST(NumberFormat, ShortestRoundTrips) {
 TEST(NumberFormat, IntegersAndPadding) {
   EXPECT_EQ(format_uint(18446744073709551615ULL), "18446744073709551615");
   EXPECT_EQ(format_int(-1), "-1");
-  EXPECT_EQ(pad_left("ab", 4), "  ab");
-  EXPECT_EQ(pad_left("abcdef", 4), "abcdef");
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "common/strings.hpp"
+#include "common/text_table.hpp"
 #include "tests/unit/topo/topo_test_util.hpp"
 
 namespace collbench::topo {
@@ -20,8 +21,10 @@ std::size_t count(const std::string& text, const std::string& what) {
   return n;
 }
 
+// topo's tables are common's text tables (tests/unit/common/text_table_test.cpp): pinned here too,
+// since nvidia-smi-like layouts are what scripts parse.
 TEST(FormatText, RenderTablePadsColumns) {
-  EXPECT_EQ(render_table({{"", "GPU0", "NIC0"}, {"GPU0", "X", "PIX"}, {"NIC10", "PIX", "X"}}),
+  EXPECT_EQ(render_text_table({{"", "GPU0", "NIC0"}, {"GPU0", "X", "PIX"}, {"NIC10", "PIX", "X"}}),
             "       GPU0  NIC0\n"
             "GPU0   X     PIX\n"
             "NIC10  PIX   X\n");

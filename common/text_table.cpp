@@ -1,9 +1,9 @@
-#include "report/format/text_table.hpp"
+#include "common/text_table.hpp"
 
 #include <algorithm>
 #include <cstddef>
 
-namespace collbench::report {
+namespace collbench {
 namespace {
 
 Align align_of(const std::vector<Align>& align, std::size_t column) {
@@ -35,6 +35,12 @@ std::string markdown_cell(const std::string& text) {
 
 }  // namespace
 
+std::string pad(std::string_view text, std::size_t width, Align align) {
+  if (text.size() >= width) return std::string(text);
+  const std::string fill(width - text.size(), ' ');
+  return align == Align::kRight ? fill + std::string(text) : std::string(text) + fill;
+}
+
 std::string render_text_table(const TableRows& rows, const std::vector<Align>& align) {
   const std::vector<std::size_t> widths = column_widths(rows);
   std::string out;
@@ -42,8 +48,7 @@ std::string render_text_table(const TableRows& rows, const std::vector<Align>& a
     std::string line;
     for (std::size_t c = 0; c < row.size(); ++c) {
       if (c > 0) line += "  ";
-      const std::string pad(widths[c] - row[c].size(), ' ');
-      line += align_of(align, c) == Align::kRight ? pad + row[c] : row[c] + pad;
+      line += pad(row[c], widths[c], align_of(align, c));
     }
     out += without_trailing_spaces(std::move(line)) + "\n";
   }
@@ -64,4 +69,4 @@ std::string render_markdown_table(const TableRows& rows, const std::vector<Align
   return out;
 }
 
-}  // namespace collbench::report
+}  // namespace collbench
