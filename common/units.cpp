@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "common/strings.hpp"
+
 namespace collbench {
 namespace {
 
@@ -18,14 +20,6 @@ int shift_for_suffix(char c) {
     case 't': return 40;
     default: return -1;
   }
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
-  }
-  return true;
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "common/strings.hpp"
+
 namespace collbench::topo {
 namespace {
 
@@ -68,14 +70,6 @@ std::optional<HwlocXmlType> sscanf_type(std::string_view n) {
   }
   if (matches(n, "group", 2)) return HwlocXmlType::kGroup;
   return std::nullopt;
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
-  }
-  return true;
 }
 
 }  // namespace
