@@ -50,8 +50,7 @@ bool has_only(const XmlElement& e, std::initializer_list<std::string_view> allow
 }
 
 // hwloc's bitmap text, "0xf...f,0x00000003,,0x1": 32-bit words, most significant first, an empty
-// word for zero, "0xf...f" first for every bit above. Words least significant first; nullopt when
-// it is not that (hwloc then parses what it can: only clean text is compared here).
+// word for zero, "0xf...f" first for every bit above. Words least significant first.
 struct Bitmap {
   std::vector<std::uint32_t> words;
   bool infinite = false;
@@ -61,24 +60,48 @@ struct Bitmap {
   }
 };
 
-std::optional<Bitmap> parse_bitmap(std::string_view text) {
+// The set hwloc 2.9 holds after hwloc_bitmap_sscanf() of `text` (bitmap.c), step for step: the
+// words are counted by the commas after the first character, each is read with strtoul(16)
+// (blanks, a sign and "0x" allowed) and shifted into its 64-bit long, and text it cannot read
+// leaves the set empty, not refused: the XML import ignores the failure. nullopt where hwloc
+// would abort (more words than it counted: the leading-comma rule refuses those first).
+std::optional<Bitmap> hwloc_reads_bitmap(std::string_view text) {
+  const std::string value(text.substr(0, text.find('\0')));  // a C string to hwloc
   Bitmap bitmap;
-  if (starts_with(text, "0xf...f")) {
-    bitmap.infinite = true;
-    text.remove_prefix(7);
-    if (text.empty()) return bitmap;
-    if (text.front() != ',') return std::nullopt;
-    text.remove_prefix(1);
-  }
-  const std::vector<std::string_view> words = split(text, ',');
-  for (auto it = words.rbegin(); it != words.rend(); ++it) {
-    std::uint32_t value = 0;
-    if (!it->empty()) {
-      if (!starts_with(*it, "0x") || it->size() < 3 || it->size() > 10) return std::nullopt;
-      const auto [end, ec] = std::from_chars(it->data() + 2, it->data() + it->size(), value, 16);
-      if (ec != std::errc() || end != it->data() + it->size()) return std::nullopt;
+  if (value.empty()) return bitmap;
+  std::size_t count = 1 + static_cast<std::size_t>(std::count(value.begin() + 1, value.end(), ','));
+  const char* current = value.c_str();
+  if (value.starts_with("0xf...f")) {
+    current += 7;
+    if (*current != ',') {
+      bitmap.infinite = true;
+      return bitmap;
     }
-    bitmap.words.push_back(value);
+    ++current;
+    bitmap.infinite = true;
+    --count;
+  }
+  std::vector<std::uint64_t> longs((count + 1) / 2, 0);
+  std::uint64_t accum = 0;
+  while (*current != '\0') {
+    char* next = nullptr;
+    const std::uint64_t word = std::strtoul(current, &next, 16);
+    if (count == 0) return std::nullopt;  // assert(count > 0)
+    --count;
+    accum |= word << ((count * 32) % 64);
+    if (count % 2 == 0) {
+      longs[count / 2] = accum;
+      accum = 0;
+    }
+    if (*next != ',') {
+      if (*next != '\0' || count > 0) return Bitmap{};  // "failure to parse": hwloc zeroes the set
+      break;
+    }
+    current = next + 1;
+  }
+  for (std::uint64_t l : longs) {
+    bitmap.words.push_back(static_cast<std::uint32_t>(l));
+    bitmap.words.push_back(static_cast<std::uint32_t>(l >> 32));
   }
   return bitmap;
 }
@@ -174,8 +197,8 @@ class Checker {
     const std::string* cpuset = attr(e, "cpuset");
     const std::string* complete = attr(e, "complete_cpuset");
     if (cpuset == nullptr || complete == nullptr || has_pu(e)) return ok_status();
-    const std::optional<Bitmap> a = parse_bitmap(*cpuset);
-    const std::optional<Bitmap> b = parse_bitmap(*complete);
+    const std::optional<Bitmap> a = hwloc_reads_bitmap(*cpuset);
+    const std::optional<Bitmap> b = hwloc_reads_bitmap(*complete);
     if (!a || !b || a->empty() || intersects(*a, *b)) return ok_status();
     return fail(e, "root cpuset '" + *cpuset + "' shares no CPU with complete_cpuset '" + *complete +
                        "' and there is no PU: hwloc 2.9 empties the topology and then reads the removed root");

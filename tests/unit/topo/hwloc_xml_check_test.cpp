@@ -148,6 +148,12 @@ TEST(HwlocXmlCheck, RefusesWhatHwlocCannotSurvive) {
       // Found by fuzzing: hwloc removes the emptied root, then reads it.
       {"<object type=\"Machine\" cpuset=\"0x1\" complete_cpuset=\"0x2\" nodeset=\"0x1\" complete_nodeset=\"0x1\"/>",
        "root cpuset '0x1' shares no CPU with complete_cpuset '0x2' and there is no PU"},
+      // Found by fuzzing: text hwloc_bitmap_sscanf() cannot read leaves the set empty, the same crash.
+      {"<object type=\"Machine\" cpuset=\"0x1\" complete_cpuset=\"0x00000002```\" nodeset=\"0x1\" "
+       "complete_nodeset=\"0x1\"/>",
+       "root cpuset '0x1' shares no CPU with complete_cpuset '0x00000002```'"},
+      {"<object type=\"Machine\" cpuset=\"0x1\" complete_cpuset=\"0x1,\" nodeset=\"0x1\" complete_nodeset=\"0x1\"/>",
+       "root cpuset '0x1' shares no CPU with complete_cpuset '0x1,'"},
       // Memory: hwloc sizes bitmaps by the index.
       {machine("<object type=\"NUMANode\" " + std::string(kSets) + "/>" + pu()), "NUMANode without os_index"},
       {machine(numa + pu(4000000000u)), "PU os_index 4000000000"},
