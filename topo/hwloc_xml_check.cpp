@@ -129,12 +129,15 @@ class Checker {
 
   Status object(const XmlElement& e, bool root) {
     const std::string* type_name = e.attribute("type");
+    // hwloc imports the root into the Machine it already holds: without a type it stays one.
+    static const std::string kMachineName = "Machine";
+    if (type_name == nullptr && root) type_name = &kMachineName;
     const std::optional<HwlocXmlType> type =
         type_name != nullptr ? hwloc_xml_type(*type_name, root) : std::nullopt;
     COLLBENCH_RETURN_IF_ERROR(bitmaps(e, root));
     if (root) COLLBENCH_RETURN_IF_ERROR(emptied_root(e));
     if (type) {
-      COLLBENCH_RETURN_IF_ERROR(complete_sets(e, *type, *type_name));
+      COLLBENCH_RETURN_IF_ERROR(complete_sets(e, *type, *type_name, root));
       COLLBENCH_RETURN_IF_ERROR(numa_root(e, *type, root));
       COLLBENCH_RETURN_IF_ERROR(set_index(e, *type, *type_name));
     }
@@ -207,8 +210,9 @@ class Checker {
   // hwloc 2.9 checks that a 2.x CPU-side or memory object has a cpuset, but then reorders and
   // inserts it by its complete sets: without them it dereferences NULL (hwloc PR #783 refuses such
   // objects upstream). 1.x documents go through hwloc's own checks of the four sets.
-  Status complete_sets(const XmlElement& e, HwlocXmlType type, const std::string& name) const {
-    if (major_ < 2 || is_special(type)) return ok_status();
+  Status complete_sets(const XmlElement& e, HwlocXmlType type, const std::string& name, bool root) const {
+    if (major_ < 2) return v1_numa_sets(e, type, root);
+    if (is_special(type)) return ok_status();
     if (attr(e, "cpuset") != nullptr && attr(e, "complete_cpuset") == nullptr) {
       return fail(e, name + " object with a cpuset but no complete_cpuset: hwloc 2.9 crashes on it (hwloc PR #783)");
     }
@@ -216,6 +220,14 @@ class Checker {
       return fail(e, name + " object with a nodeset but no complete_nodeset: hwloc 2.9 crashes on it (hwloc PR #783)");
     }
     return ok_status();
+  }
+
+  // hwloc 2.9 moves a 1.x NUMA node below the root to its parent's memory children, comparing its
+  // complete_cpuset on the way: without one, with or without a cpuset, it reads NULL (found by
+  // fuzzing; lstopo 2.9 crashes the same). The root NUMA node is numa_root's.
+  Status v1_numa_sets(const XmlElement& e, HwlocXmlType type, bool root) const {
+    if (root || type != HwlocXmlType::kNumaNode || attr(e, "complete_cpuset") != nullptr) return ok_status();
+    return fail(e, "hwloc 1.x NUMANode without complete_cpuset: hwloc 2.9 crashes on it");
   }
 
   // A 1.x document whose root is a NUMA node: hwloc puts a Machine above it, and when the node then

@@ -154,6 +154,9 @@ TEST(HwlocXmlCheck, RefusesWhatHwlocCannotSurvive) {
        "root cpuset '0x1' shares no CPU with complete_cpuset '0x00000002```'"},
       {"<object type=\"Machine\" cpuset=\"0x1\" complete_cpuset=\"0x1,\" nodeset=\"0x1\" complete_nodeset=\"0x1\"/>",
        "root cpuset '0x1' shares no CPU with complete_cpuset '0x1,'"},
+      // Found by fuzzing: a root without a type is hwloc's Machine, with the same crash.
+      {"<object cpuset=\"0x1\" nodeset=\"0x1\" complete_nodeset=\"0x1\"/>",
+       "Machine object with a cpuset but no complete_cpuset"},
       // Memory: hwloc sizes bitmaps by the index.
       {machine("<object type=\"NUMANode\" " + std::string(kSets) + "/>" + pu()), "NUMANode without os_index"},
       {machine(numa + pu(4000000000u)), "PU os_index 4000000000"},
@@ -174,6 +177,13 @@ TEST(HwlocXmlCheck, RefusesWhatHwlocCannotSurvive) {
        "complete_cpuset=\"0x3\"><distances nbobjs=\"2\" relative_depth=\"1\" latency_base=\"10\"><latency value=\"1\"/>"
        "</distances></object></object>",
        "<distances> with fewer than 2x2 latency children"},
+      // Found by fuzzing, and lstopo 2.9 crashes the same: a 1.x NUMA node without complete_cpuset.
+      {"<object type=\"Machine\" cpuset=\"0x1\" complete_cpuset=\"0x1\" nodeset=\"0x1\" complete_nodeset=\"0x1\">"
+       "<object type=\"NUMANode\" os_index=\"0\" cpuset=\"0x1\" nodeset=\"0x1\" complete_nodeset=\"0x1\"/></object>",
+       "hwloc 1.x NUMANode without complete_cpuset"},
+      {"<object type=\"Machine\" cpuset=\"0x1\" complete_cpuset=\"0x1\" nodeset=\"0x1\" complete_nodeset=\"0x1\">"
+       "<object type=\"NUMANode\" os_index=\"0\" nodeset=\"0x1\" complete_nodeset=\"0x1\"/></object>",
+       "hwloc 1.x NUMANode without complete_cpuset"},
   };
   for (const auto& c : v1) expect_refused(check_v1(c.body), c.message, c.body);
 }
