@@ -28,6 +28,7 @@ constexpr unsigned long kMaxSetIndex = 1ul << 20;
 // hwloc__xml_v1import_distances() allocates nbobjs * nbobjs floats in an unsigned long:
 // from 2^31 objects the size wraps and the latencies are written past a small buffer.
 constexpr unsigned long kMaxV1DistanceObjects = (1ul << 31) - 1;
+constexpr std::uint64_t kMaxV1DistanceMatrixBytes = std::uint64_t{256} << 20;
 // hwloc__xml_v2import_distances() squares nbobjs in an unsigned int: above 65535 it wraps and
 // the values overflow the heap (hwloc PR #782 refuses them upstream).
 constexpr unsigned long kMaxDistanceObjects = 65535;
@@ -345,6 +346,17 @@ class Checker {
     if (c_strtoul(*nbobjs) > kMaxV1DistanceObjects) {
       return fail(c, "hwloc 1.x <distances> nbobjs " + *nbobjs +
                          " is 2^31 or more: hwloc 2.9's matrix size wraps and it writes past the buffer");
+    }
+    // Not a crash: hwloc allocates the nbobjs x nbobjs float matrix before it counts the values,
+    // and refuses the file only then. A matrix the file does not fill and that is larger than any
+    // real machine's (256 MiB: 8192 objects) is refused first, like an os_index sized beyond one.
+    const std::uint64_t n = c_strtoul(*nbobjs);
+    const auto values = static_cast<std::uint64_t>(
+        std::count_if(c.children.begin(), c.children.end(), [](const XmlElement& l) { return l.name == "latency"; }));
+    if (n * n * sizeof(float) > kMaxV1DistanceMatrixBytes && values < n * n) {
+      return fail(c, "hwloc 1.x <distances> nbobjs " + *nbobjs + " with " + std::to_string(values) +
+                         " latencies: hwloc 2.9 would first allocate a " + std::to_string(n * n * sizeof(float) >> 20) +
+                         " MiB matrix for them");
     }
     return ok_status();
   }

@@ -173,6 +173,10 @@ TEST(HwlocXmlCheck, RefusesWhatHwlocCannotSurvive) {
       {"<object type=\"Machine\" cpuset=\"0x3\" complete_cpuset=\"0x3\"><distances nbobjs=\"2147483648\" "
        "relative_depth=\"1\" latency_base=\"10\"><latency value=\"1\"/></distances></object>",
        "nbobjs 2147483648 is 2^31 or more"},
+      // Found by fuzzing: a matrix of 227783308^2 floats, allocated before hwloc counts the values.
+      {"<object type=\"Machine\" cpuset=\"0x3\" complete_cpuset=\"0x3\"><distances nbobjs=\"0227783308\" "
+       "relative_depth=\"1\" latency_base=\"10\"><latency value=\"1\"/></distances></object>",
+       "nbobjs 0227783308 with 1 latencies: hwloc 2.9 would first allocate a"},
       {"<object type=\"Machine\" cpuset=\"0x3\" complete_cpuset=\"0x3\"><object type=\"Socket\" cpuset=\"0x3\" "
        "complete_cpuset=\"0x3\"><distances nbobjs=\"2\" relative_depth=\"1\" latency_base=\"10\"><latency value=\"1\"/>"
        "</distances></object></object>",
