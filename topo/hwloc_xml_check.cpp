@@ -28,7 +28,11 @@ constexpr unsigned long kMaxSetIndex = 1ul << 20;
 // hwloc__xml_v1import_distances() allocates nbobjs * nbobjs floats in an unsigned long:
 // from 2^31 objects the size wraps and the latencies are written past a small buffer.
 constexpr unsigned long kMaxV1DistanceObjects = (1ul << 31) - 1;
-constexpr std::uint64_t kMaxV1DistanceMatrixBytes = std::uint64_t{256} << 20;
+// Both importers allocate the whole matrix before they count its values, and refuse the file
+// only then. A matrix the file does not fill and that is larger than any real machine's
+// (256 MiB: 8192 objects of floats, 5792 of 64-bit values) is refused first, like an os_index
+// sized beyond one: it is always refused by hwloc, after the allocation.
+constexpr std::uint64_t kMaxUnfilledMatrixBytes = std::uint64_t{256} << 20;
 // hwloc__xml_v2import_distances() squares nbobjs in an unsigned int: above 65535 it wraps and
 // the values overflow the heap (hwloc PR #782 refuses them upstream).
 constexpr unsigned long kMaxDistanceObjects = 65535;
@@ -158,6 +162,7 @@ class Checker {
           return fail(child, "<" + child.name + "> nbobjs " + *nbobjs + " is above 65535: hwloc 2.9 squares it in 32 bits " +
                                  "and overflows its buffer (hwloc PR #782)");
         }
+        if (nbobjs != nullptr) COLLBENCH_RETURN_IF_ERROR(v2_distances_size(child, *nbobjs));
       } else if (child.name == "cpukind") {
         COLLBENCH_RETURN_IF_ERROR(bitmap(child, "cpuset"));
       } else if (child.name == "memattr") {
@@ -347,18 +352,40 @@ class Checker {
       return fail(c, "hwloc 1.x <distances> nbobjs " + *nbobjs +
                          " is 2^31 or more: hwloc 2.9's matrix size wraps and it writes past the buffer");
     }
-    // Not a crash: hwloc allocates the nbobjs x nbobjs float matrix before it counts the values,
-    // and refuses the file only then. A matrix the file does not fill and that is larger than any
-    // real machine's (256 MiB: 8192 objects) is refused first, like an os_index sized beyond one.
     const std::uint64_t n = c_strtoul(*nbobjs);
     const auto values = static_cast<std::uint64_t>(
         std::count_if(c.children.begin(), c.children.end(), [](const XmlElement& l) { return l.name == "latency"; }));
-    if (n * n * sizeof(float) > kMaxV1DistanceMatrixBytes && values < n * n) {
-      return fail(c, "hwloc 1.x <distances> nbobjs " + *nbobjs + " with " + std::to_string(values) +
-                         " latencies: hwloc 2.9 would first allocate a " + std::to_string(n * n * sizeof(float) >> 20) +
-                         " MiB matrix for them");
+    return unfilled_matrix(c, "hwloc 1.x <distances> nbobjs " + *nbobjs, n * n * sizeof(float), values < n * n,
+                           std::to_string(values) + " latencies");
+  }
+
+  // <distances2 nbobjs="N"> holds its N*N values as space-separated numbers in <u64values> texts.
+  Status v2_distances_size(const XmlElement& c, const std::string& nbobjs) const {
+    const std::uint64_t n = static_cast<unsigned>(c_strtoul(nbobjs));
+    std::uint64_t values = 0;
+    for (const XmlElement& child : c.children) {
+      if (child.name == "u64values") values += count_words(child.text);
     }
-    return ok_status();
+    return unfilled_matrix(c, "<" + c.name + "> nbobjs " + nbobjs, n * n * sizeof(std::uint64_t), values < n * n,
+                           std::to_string(values) + " values");
+  }
+
+  Status unfilled_matrix(const XmlElement& c, const std::string& what, std::uint64_t bytes, bool unfilled,
+                         const std::string& given) const {
+    if (bytes <= kMaxUnfilledMatrixBytes || !unfilled) return ok_status();
+    return fail(c, what + " with " + given + ": hwloc 2.9 would first allocate a " + std::to_string(bytes >> 20) +
+                       " MiB matrix for them");
+  }
+
+  static std::uint64_t count_words(std::string_view text) {
+    std::uint64_t words = 0;
+    bool in_word = false;
+    for (const char ch : text) {
+      const bool space = std::isspace(static_cast<unsigned char>(ch)) != 0;
+      if (!space && !in_word) ++words;
+      in_word = !space;
+    }
+    return words;
   }
 
   Status fail(const XmlElement& e, const std::string& what) const {

@@ -55,6 +55,9 @@ TEST(HwlocXmlCheck, LetsThroughWhatHwlocReads) {
   const std::string v2[] = {
       machine(numa + pu()),
       machine(numa + pu() + "<object type=\"Bridge\"><object type=\"PCIDev\"/></object>") + "<distances2 nbobjs=\"1\"/>",
+      // A matrix it does not fill, small enough for hwloc to allocate and then refuse.
+      machine(numa + pu()) + "<distances2 type=\"NUMANode\" nbobjs=\"5792\" kind=\"5\" indexing=\"os\">"
+                             "<u64values length=\"3\">1 2</u64values></distances2>",
       // Type aliases hwloc accepts.
       machine(numa + "<object type=\"Socket\" " + kSets + ">" + pu() + "</object>"),
       machine(numa + "<object type=\"L2d\" depth=\"2\" cache_type=\"1\" " + kSets + ">" + pu() + "</object>"),
@@ -133,6 +136,13 @@ TEST(HwlocXmlCheck, RefusesWhatHwlocCannotSurvive) {
       {machine(numa + pu()) + "<distances2 nbobjs=\"65536\"/>", "nbobjs 65536 is above 65535"},
       {machine(numa + pu()) + "<support name=\"x\"/><distances2hetero nbobjs=\"4294967295\"/>",
        "nbobjs 4294967295 is above 65535"},
+      // Found by fuzzing in CI: 65535^2 values of 8 bytes, allocated before hwloc counts them.
+      {machine(numa + pu()) + "<distances2 type=\"NUMANode\" nbobjs=\"65535\" kind=\"5\" indexing=\"os\">"
+                              "<u64values length=\"3\">1 2</u64values><u64values length=\"1\"> 3 </u64values>"
+                              "</distances2>",
+       "<distances2> nbobjs 65535 with 3 values: hwloc 2.9 would first allocate a 32767 MiB matrix"},
+      {machine(numa + pu()) + "<distances2hetero nbobjs=\"5793\"/>",
+       "<distances2hetero> nbobjs 5793 with 0 values: hwloc 2.9 would first allocate a 256 MiB matrix"},
       // hwloc PR #781: a special child hwloc fails on, before the object is inserted.
       {machine(numa + "<object type=\"Package\" " + kSets + "><info name=\"a\" bogus=\"b\"/>" + pu() + "</object>"),
        "<info> with an attribute other than name and value: hwloc 2.9 leaks the object (hwloc PR #781)"},
