@@ -441,7 +441,8 @@ Status check_hwloc_xml_prolog(std::string_view text, const std::string& origin) 
   const auto fail = [&](const std::string& what) {
     return Status::error(ErrorCode::kUsage, origin + ": not a usable hwloc XML: " + what);
   };
-  std::size_t pos = 0;
+  // libxml2 skips a UTF-8 byte order mark before the prolog.
+  std::size_t pos = starts_with(text, "\xEF\xBB\xBF") ? 3 : 0;
   while ((pos = text.find_first_not_of(" \t\r\n", pos)) != std::string_view::npos) {
     const std::string_view rest = text.substr(pos);
     std::size_t end = std::string_view::npos;  // where what starts at `pos` ends, past its terminator
