@@ -84,7 +84,11 @@ Result<FileFormat> detect_format(std::string_view content, const std::string& or
                                               ">; expected hwloc's <topology> or NCCL's <system>)");
 }
 
-Result<Topology> parse_topology(std::string_view content, const std::string& origin) {
+Result<Topology> parse_topology(std::string_view bytes, const std::string& origin) {
+  // A UTF-16 or UTF-32 file is read as UTF-8 here; hwloc (libxml2) gets the file's own bytes.
+  auto wide = wide_xml_as_utf8(bytes);
+  if (!wide.ok()) return Status::error(ErrorCode::kUsage, origin + ": " + wide.status().message());
+  const std::string_view content = *wide ? std::string_view(**wide) : bytes;
   COLLBENCH_ASSIGN_OR_RETURN(const FileFormat format, detect_format(content, origin));
   if (format == FileFormat::kJson) return topology_from_json(content, origin);
   // Our own reader checks well-formedness first, so that hwloc never sees a broken file and
@@ -95,7 +99,7 @@ Result<Topology> parse_topology(std::string_view content, const std::string& ori
   COLLBENCH_RETURN_IF_ERROR(check_hwloc_xml_prolog(content, origin));
   COLLBENCH_RETURN_IF_ERROR(check_hwloc_xml(*xml, origin));
   const int major = hwloc_xml_major(*xml);
-  COLLBENCH_ASSIGN_OR_RETURN(Topology topo, hwloc_load_xml(content, origin, hwloc_xml_format_name(major)));
+  COLLBENCH_ASSIGN_OR_RETURN(Topology topo, hwloc_load_xml(bytes, origin, hwloc_xml_format_name(major)));
   topo.notes = hwloc_xml_notes(*xml, major, topo);
   return topo;
 }

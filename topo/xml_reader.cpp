@@ -1,5 +1,8 @@
 #include "topo/xml_reader.hpp"
 
+#include <iconv.h>
+
+#include <array>
 #include <charconv>
 #include <cstdint>
 
@@ -293,5 +296,55 @@ Result<XmlElement> parse_xml(std::string_view text, const XmlLimits& limits) {
 }
 
 Result<XmlElement> peek_xml_root(std::string_view text) { return Parser(text, XmlLimits{}).document(true); }
+
+namespace {
+
+struct WideEncoding {
+  std::string_view signature;  // the first bytes
+  std::size_t bom_bytes;       // how many of them are a byte order mark, dropped
+  const char* iconv_name;
+};
+
+// XML 1.0 Appendix F. UTF-32 first: its little-endian mark begins like UTF-16's.
+constexpr std::array<WideEncoding, 8> kWideEncodings{{
+    {std::string_view("\x00\x00\xFE\xFF", 4), 4, "UTF-32BE"},
+    {std::string_view("\xFF\xFE\x00\x00", 4), 4, "UTF-32LE"},
+    {std::string_view("\xFE\xFF", 2), 2, "UTF-16BE"},
+    {std::string_view("\xFF\xFE", 2), 2, "UTF-16LE"},
+    {std::string_view("\x00\x00\x00\x3C", 4), 0, "UTF-32BE"},
+    {std::string_view("\x3C\x00\x00\x00", 4), 0, "UTF-32LE"},
+    {std::string_view("\x00\x3C\x00\x3F", 4), 0, "UTF-16BE"},
+    {std::string_view("\x3C\x00\x3F\x00", 4), 0, "UTF-16LE"},
+}};
+
+Result<std::string> to_utf8(std::string_view bytes, const char* from) {
+  const iconv_t cd = iconv_open("UTF-8", from);
+  if (cd == reinterpret_cast<iconv_t>(-1)) return Status::error(ErrorCode::kUsage, std::string("iconv cannot read ") + from);
+  std::string out(bytes.size() * 2 + 16, '\0');  // UTF-16 to UTF-8 at most 3 bytes per 2
+  std::string in(bytes);
+  char* in_ptr = in.data();
+  std::size_t in_left = in.size();
+  char* out_ptr = out.data();
+  std::size_t out_left = out.size();
+  const std::size_t rc = iconv(cd, &in_ptr, &in_left, &out_ptr, &out_left);
+  iconv_close(cd);
+  if (rc == static_cast<std::size_t>(-1) || in_left != 0) {
+    return Status::error(ErrorCode::kUsage, std::string("not valid ") + from + " at byte " +
+                                                std::to_string(in.size() - in_left));
+  }
+  out.resize(out.size() - out_left);
+  return out;
+}
+
+}  // namespace
+
+Result<std::optional<std::string>> wide_xml_as_utf8(std::string_view bytes) {
+  for (const WideEncoding& e : kWideEncodings) {
+    if (bytes.substr(0, e.signature.size()) != e.signature) continue;
+    COLLBENCH_ASSIGN_OR_RETURN(std::string text, to_utf8(bytes.substr(e.bom_bytes), e.iconv_name));
+    return std::optional<std::string>(std::move(text));
+  }
+  return std::optional<std::string>();
+}
 
 }  // namespace collbench::topo

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -35,6 +36,12 @@ struct XmlLimits {
 // The document's root element. Errors are kUsage with "line N: ..." so that a user can find
 // the spot in the file.
 Result<XmlElement> parse_xml(std::string_view text, const XmlLimits& limits = {});
+
+// A document in UTF-16 or UTF-32 (told by its byte order mark, or by how "<?" is encoded, as
+// XML 1.0 Appendix F describes), converted to UTF-8 for parse_xml(); nullopt for any other
+// text, which parse_xml() reads as it is. libxml2, and so hwloc, reads such files too.
+// kUsage when the bytes are not valid in the encoding they announce.
+Result<std::optional<std::string>> wide_xml_as_utf8(std::string_view bytes);
 
 // The root element's name and attributes only, without reading the rest: enough to tell the
 // formats apart before choosing a parser. Same errors as parse_xml for the prolog.

@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <string>
 
 #include "topo/format.hpp"
 #include "topo/json.hpp"
@@ -69,6 +71,32 @@ TEST(Discover, HwlocV1CaptureLoadsWithNotes) {
   auto v2 = load_topology_file(fixture("corpus/24em64t-2n6c2t-pci.xml"));
   ASSERT_TRUE(v2.ok()) << v2.status().message();
   EXPECT_TRUE(v2->notes.empty());
+}
+
+// libxml2 reads UTF-16 files, so hwloc does and collbench must: the same topology as UTF-8.
+TEST(Discover, Utf16HwlocXmlLoadsLikeItsUtf8Twin) {
+  if (!hwloc_available()) GTEST_SKIP() << "built without hwloc";
+  std::ifstream in(fixture("corpus/24em64t-2n6c2t-pci.xml"), std::ios::binary);
+  const std::string utf8((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(utf8.empty());
+  std::string utf16 = "\xFF\xFE";  // UTF-16LE; the fixture is ASCII
+  for (const char c : utf8) {
+    utf16 += c;
+    utf16 += '\0';
+  }
+  auto a = parse_topology(utf8, "utf8.xml");
+  auto b = parse_topology(utf16, "utf16.xml");
+  ASSERT_TRUE(a.ok()) << a.status().message();
+  ASSERT_TRUE(b.ok()) << b.status().message();
+  EXPECT_EQ(b->cpus.size(), a->cpus.size());
+  EXPECT_EQ(b->numa_nodes.size(), a->numa_nodes.size());
+  EXPECT_EQ(b->nics.size(), a->nics.size());
+  // Everything after the "Source:" line, which names the file.
+  const auto body = [](const Topology& t) {
+    const std::string text = format_text(t, analyze(t));
+    return text.substr(text.find('\n', text.find("Source:")));
+  };
+  EXPECT_EQ(body(*b), body(*a));
 }
 
 // hwloc's verdict, in one line: the release that refused, and how to see hwloc's reason.

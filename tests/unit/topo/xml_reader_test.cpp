@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 namespace collbench::topo {
 namespace {
@@ -31,6 +32,35 @@ TEST(XmlReader, CommentsBetweenElementsAreSkipped) {
 
 TEST(XmlReader, Utf8ByteOrderMarkIsAccepted) {
   EXPECT_TRUE(parse_xml("\xEF\xBB\xBF<a/>").ok());
+}
+
+// XML 1.0 Appendix F: how libxml2 tells UTF-16 and UTF-32 documents, with or without a mark.
+TEST(XmlReader, WideEncodingsBecomeUtf8) {
+  using namespace std::string_literals;
+  const std::pair<std::string, const char*> cases[] = {
+      {"\xFF\xFE<\0?\0x\0?\0>\0<\0a\0/\0>\0"s, "UTF-16LE with a mark"},
+      {"\xFE\xFF\0<\0?\0x\0?\0>\0<\0a\0/\0>"s, "UTF-16BE with a mark"},
+      {"<\0?\0x\0?\0>\0<\0a\0/\0>\0"s, "UTF-16LE without"},
+      {"\0<\0?\0x\0?\0>\0<\0a\0/\0>"s, "UTF-16BE without"},
+      {"\xFF\xFE\0\0<\0\0\0?\0\0\0x\0\0\0?\0\0\0>\0\0\0<\0\0\0a\0\0\0/\0\0\0>\0\0\0"s, "UTF-32LE with a mark"},
+  };
+  for (const auto& [bytes, what] : cases) {
+    auto text = wide_xml_as_utf8(bytes);
+    ASSERT_TRUE(text.ok()) << what << ": " << text.status().message();
+    ASSERT_TRUE(text->has_value()) << what;
+    EXPECT_EQ(**text, "<?x?><a/>") << what;
+  }
+  // UTF-8 and ASCII stay as they are.
+  for (const std::string same : {"<a/>", "\xEF\xBB\xBF<a/>", "", "<"}) {
+    auto text = wide_xml_as_utf8(same);
+    ASSERT_TRUE(text.ok());
+    EXPECT_FALSE(text->has_value()) << same;
+  }
+  // A lone high surrogate is not UTF-16.
+  auto bad = wide_xml_as_utf8("\xFF\xFE<\0\0\xD8"s);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), ErrorCode::kUsage);
+  EXPECT_NE(bad.status().message().find("not valid UTF-16LE at byte 2"), std::string::npos) << bad.status().message();
 }
 
 void expect_error(const std::string& xml, const std::string& fragment) {
