@@ -227,6 +227,10 @@ class Parser {
     return ok_status();
   }
 
+  static void mark_other_content(XmlElement& e) {
+    if (e.children_before_other_content == SIZE_MAX) e.children_before_other_content = e.children.size();
+  }
+
   // Iterative, so that deep input is bounded by max_depth rather than by the call stack.
   Result<XmlElement> elements() {
     std::vector<XmlElement> stack;
@@ -235,10 +239,16 @@ class Parser {
         return fail(stack.empty() ? "missing root element" : "unexpected end of file inside <" + stack.back().name + ">");
       }
       if (!stack.empty() && s_[pos_] != '<') {
+        const std::size_t start = pos_;
         COLLBENCH_RETURN_IF_ERROR(text(stack.back()));
+        if (s_.substr(start, pos_ - start).find_first_not_of(" \t\r\n") != std::string_view::npos) {
+          mark_other_content(stack.back());
+        }
         continue;
       }
       if (stack.empty() && (looking_at("</") || looking_at("<![CDATA["))) return fail("expected the root element");
+      const bool other = looking_at("<!--") || looking_at("<?") || looking_at("<![CDATA[");
+      if (other && !stack.empty()) mark_other_content(stack.back());
       if (looking_at("<!--")) {
         COLLBENCH_RETURN_IF_ERROR(skip_past("-->", "comment"));
       } else if (looking_at("<?")) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,6 +22,11 @@ struct XmlElement {
   std::vector<XmlElement> children;
   std::string text;  // character data directly inside, concatenated
   int line = 0;      // where the start tag begins, 1-based
+  // How many of `children` come before the first other node of the content: a comment, a
+  // processing instruction, a CDATA section, or text with anything but raw white space (a
+  // reference counts). libxml2 (XML_PARSE_NOBLANKS) keeps such nodes, and hwloc's libxml2
+  // importer reads an element's children only up to the first of them. SIZE_MAX: none.
+  std::size_t children_before_other_content = SIZE_MAX;
 
   // nullptr when absent.
   const std::string* attribute(std::string_view key) const;

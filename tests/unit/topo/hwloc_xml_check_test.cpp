@@ -83,6 +83,9 @@ TEST(HwlocXmlCheck, LetsThroughWhatHwlocReads) {
       "complete_nodeset=\"0x1\"/>",
       machine(numa + pu()) + "<cpukind cpuset=\"0x1\"/><memattr name=\"x\"><memattr_value initiator_cpuset=\"0x1\"/>"
                              "</memattr>",
+      // White space between elements is no stop for hwloc; the PU before a comment is read.
+      "<object type=\"Machine\" cpuset=\"0x1\" complete_cpuset=\"0x2\" nodeset=\"0x1\" complete_nodeset=\"0x1\">"
+      " \n\t<object type=\"PU\" os_index=\"0\" cpuset=\"0x1\" complete_cpuset=\"0x1\"/><!-- c --></object>",
       // hwloc stops at an unknown tag after the root object.
       machine(numa + pu()) + "<future/><distances2 nbobjs=\"70000\"/>",
   };
@@ -157,7 +160,16 @@ TEST(HwlocXmlCheck, RefusesWhatHwlocCannotSurvive) {
        "<distances> is not a child hwloc imports there"},
       // Found by fuzzing: hwloc removes the emptied root, then reads it.
       {"<object type=\"Machine\" cpuset=\"0x1\" complete_cpuset=\"0x2\" nodeset=\"0x1\" complete_nodeset=\"0x1\"/>",
-       "root cpuset '0x1' shares no CPU with complete_cpuset '0x2' and there is no PU"},
+       "root cpuset '0x1' shares no CPU with complete_cpuset '0x2' and hwloc reads no PU"},
+      // Found by fuzzing: hwloc's libxml2 import stops at text or a comment, so the PU after it
+      // is never read and the root is emptied the same way.
+      {"<object type=\"Machine\" cpuset=\"0x1\" complete_cpuset=\"0x2\" nodeset=\"0x1\" complete_nodeset=\"0x1\">"
+       "x<object type=\"PU\" os_index=\"0\" cpuset=\"0x1\" complete_cpuset=\"0x1\"/></object>",
+       "and hwloc reads no PU"},
+      {"<object type=\"Machine\" cpuset=\"0x1\" complete_cpuset=\"0x2\" nodeset=\"0x1\" complete_nodeset=\"0x1\">"
+       "<object type=\"Package\"><!-- c --><object type=\"PU\" os_index=\"0\" cpuset=\"0x1\" "
+       "complete_cpuset=\"0x1\"/></object></object>",
+       "and hwloc reads no PU"},
       // Found by fuzzing: text hwloc_bitmap_sscanf() cannot read leaves the set empty, the same crash.
       {"<object type=\"Machine\" cpuset=\"0x1\" complete_cpuset=\"0x00000002```\" nodeset=\"0x1\" "
        "complete_nodeset=\"0x1\"/>",

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -32,6 +33,25 @@ TEST(XmlReader, CommentsBetweenElementsAreSkipped) {
 
 TEST(XmlReader, Utf8ByteOrderMarkIsAccepted) {
   EXPECT_TRUE(parse_xml("\xEF\xBB\xBF<a/>").ok());
+}
+
+// What hwloc's libxml2 import stops at: anything but elements and raw white space.
+TEST(XmlReader, OtherContentIsMarkedWhereItBegins) {
+  const auto first_other = [](const std::string& xml) {
+    auto root = parse_xml(xml);
+    EXPECT_TRUE(root.ok()) << xml;
+    return root.ok() ? root->children_before_other_content : 0;
+  };
+  EXPECT_EQ(first_other("<a> <b/>\n\t<c/> </a>"), SIZE_MAX);
+  EXPECT_EQ(first_other("<a><b/>x<c/></a>"), 1u);
+  EXPECT_EQ(first_other("<a><b/><!-- c --><c/></a>"), 1u);
+  EXPECT_EQ(first_other("<a><?pi x?><b/></a>"), 0u);
+  EXPECT_EQ(first_other("<a><b/><c/><![CDATA[ ]]></a>"), 2u);
+  EXPECT_EQ(first_other("<a><b/>&#32;<c/></a>"), 1u);  // a reference, even to a space
+  auto nested = parse_xml("<a><b>x<c/></b><d/></a>");
+  ASSERT_TRUE(nested.ok());
+  EXPECT_EQ(nested->children_before_other_content, SIZE_MAX);
+  EXPECT_EQ(nested->children[0].children_before_other_content, 0u);
 }
 
 // XML 1.0 Appendix F: how libxml2 tells UTF-16 and UTF-32 documents, with or without a mark.
