@@ -75,4 +75,14 @@ std::vector<std::pair<std::string, std::string>> allow_listed_environment() {
   return out;
 }
 
+int launcher_world_size(const LaunchEnv& env, int joined) {
+  int seen = -1;
+  for (const auto& size : {env.mpi_size, env.torch_size, env.slurm_size}) {
+    if (!size) continue;
+    if (*size != joined) return *size;
+    seen = *size;
+  }
+  return seen;
+}
+
 }  // namespace collbench::cli

@@ -31,6 +31,10 @@ struct LaunchEnv {
 
 LaunchEnv read_launch_env();
 
+// The launcher's idea of the world size; one that disagrees with the joined ranks wins, so
+// that preflight can name it. -1 when no launcher variable gives a size.
+int launcher_world_size(const LaunchEnv& env, int joined);
+
 // Variables worth recording with a result: NCCL_*, OMPI_*, UCX_*, CUDA_*, SLURM_*, ...,
 // never anything that looks like a secret.
 std::vector<std::pair<std::string, std::string>> allow_listed_environment();

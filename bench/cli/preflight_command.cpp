@@ -16,18 +16,6 @@
 namespace collbench::cli {
 namespace {
 
-// The launcher's idea of the world size; one that disagrees with the joined ranks wins, so
-// that preflight can name it.
-int launcher_world_size(const LaunchEnv& env, int joined) {
-  int seen = -1;
-  for (const auto& size : {env.mpi_size, env.torch_size, env.slurm_size}) {
-    if (!size) continue;
-    if (*size != joined) return *size;
-    seen = *size;
-  }
-  return seen;
-}
-
 Status verdict_status(const report::PreflightReport& rep) {
   switch (rep.verdict) {
     case report::PreflightVerdict::kOk: return ok_status();

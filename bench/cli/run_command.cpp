@@ -14,6 +14,8 @@
 #include "bench/cli/launch_env.hpp"
 #include "bench/cli/host_topology.hpp"
 #include "bench/cli/output_path.hpp"
+#include "bench/cli/rank_threads.hpp"
+#include "bench/cli/run_context.hpp"
 #include "bench/cli/session.hpp"
 #include "bench/cli/signals.hpp"
 #include "bench/cli/version.hpp"
@@ -35,36 +37,6 @@
 
 namespace collbench::cli {
 namespace {
-
-report::RunConfig config_of(const engine::RunOptions& o, double timeout_s, bool malloc_keep) {
-  report::RunConfig c;
-  for (auto col : o.collectives) c.collectives.emplace_back(coll::to_string(col));
-  for (auto t : o.types) c.dtypes.emplace_back(to_string(t));
-  for (auto op : o.ops) c.ops.emplace_back(to_string(op));
-  c.root = o.root;
-  c.min_bytes = o.min_bytes;
-  c.max_bytes = o.max_bytes;
-  c.step_factor = o.step_factor;
-  c.step_bytes = o.step_bytes;
-  c.iterations = o.iterations;
-  if (o.iterations == 0) {
-    const auto& p = o.precision;
-    c.precision = report::PrecisionConfig{p.min_time_s, p.max_time_s, p.target_spread, p.min_iterations, p.max_iterations};
-  }
-  c.warmup_iterations = o.warmup_iterations;
-  c.check_iterations = o.check_iterations;
-  c.average = static_cast<int>(o.average);
-  c.blocking = o.blocking;
-  c.run_cycles = o.run_cycles;
-  c.timeout_s = timeout_s;
-  c.seed = o.seed;
-  c.malloc_keep = malloc_keep;
-  c.aggregation = o.aggregation;
-  c.graph_launches = o.graph_launches;
-  c.per_iteration_timing = o.per_iteration_timing;
-  c.report_timestamps = o.report_timestamps;
-  return c;
-}
 
 // --bind: this rank's CPUs, chosen from its host's topology, before buffers exist.
 Result<std::string> bind_rank(const backend::DeviceInfo& device, int local_rank, const std::string& host) {
@@ -90,30 +62,6 @@ Status record_topologies(bootstrap::Bootstrap& boot, const std::string& host, re
     if (!c.all_identical()) notes.push_back("hosts differ: " + topo::format_comparison(c, models));
   }
   return ok_status();
-}
-
-report::RunContext make_context(const RunCommand& cmd, const std::vector<std::string>& argv,
-                                const bootstrap::Bootstrap& boot, const backend::Backend& backend,
-                                std::vector<report::RankInfo> ranks) {
-  report::RunContext ctx;
-  ctx.tool_version = version();
-  ctx.git_commit = git_commit();
-  ctx.start_time = utc_now_iso8601();
-  ctx.argv = argv;
-  ctx.env = allow_listed_environment();
-  ctx.bootstrap = std::string(boot.name());
-  const auto info = backend.info();
-  ctx.backend = info.name;
-  ctx.backend_library = info.library;
-  ctx.memory = info.memory;
-  ctx.nranks = boot.size();
-  ctx.hosts = engine::distinct_hosts(ranks);
-  ctx.ranks = std::move(ranks);
-  ctx.config = config_of(cmd.run, cmd.timeout_s, cmd.malloc_keep);
-  ctx.config.gpus_per_process = cmd.gpus_per_process;
-  ctx.config.buffer_registration = cmd.device.register_buffers;
-  ctx.llc_bytes = topo::last_level_cache_bytes();
-  return ctx;
 }
 
 // Wrong data first; then --expect (checked on every rank, so that all exit alike); then
@@ -208,7 +156,7 @@ CommandResult run_rank(const RunCommand& cmd, const std::vector<std::string>& ar
   if (device.device == "cpu") device.name = "CPUs " + topo::allowed_cpus();
   auto ranks = engine::gather_rank_table(b, device, result.host);
   if (!ranks.ok()) return result.with(ranks.status(), true);
-  report::RunContext ctx = make_context(cmd, argv, b, s.backend(), std::move(*ranks));
+  report::RunContext ctx = make_run_context(cmd, argv, b, s.backend(), std::move(*ranks));
   if (cmd.topology) {
     if (Status t = record_topologies(b, result.host, ctx, notes); !t.ok()) return result.with(t, true);
   }
@@ -235,43 +183,6 @@ CommandResult run_rank(const RunCommand& cmd, const std::vector<std::string>& ar
     return result.with(outcome.status(), true);
   }
   return result.with(check_outcome(*outcome, cmd.run.min_busbw_gbps, *expectations), b.rank() == 0);
-}
-
-// The result this process reports for its ranks: the failure that came first (it woke the
-// others), unless that one stays quiet and another rank has something to print.
-CommandResult pick_result(const std::vector<CommandResult>& results, int first_failure) {
-  if (first_failure < 0) return results.front();
-  const CommandResult& root = results[static_cast<std::size_t>(first_failure)];
-  if (root.printable) return root;
-  for (const auto& r : results) {
-    if (!r.status.ok() && r.printable) return r;
-  }
-  return root;
-}
-
-// -g N: N ranks on N threads; this thread runs rank 0 of the process (the only one that
-// talks to the process-level bootstrap, as MPI may require).
-CommandResult run_threads(ThreadedSessions& group,
-                          const std::function<CommandResult(Result<std::unique_ptr<Session>>)>& body) {
-  std::vector<CommandResult> results(static_cast<std::size_t>(group.threads()));
-  std::atomic<int> first_failure{-1};
-  const auto run_one = [&](int t) {
-    CommandResult& r = results[static_cast<std::size_t>(t)];
-    r = body(group.open_member(t));
-    if (r.status.ok()) return;
-    int none = -1;
-    first_failure.compare_exchange_strong(none, t);
-    // The other threads' ranks may wait in the library for this one: stop every communicator
-    // of the process, then wake them from any bootstrap exchange.
-    group.stop_communicators();
-    group.abandon(r.status);
-  };
-  {
-    std::vector<std::jthread> others;
-    for (int t = 1; t < group.threads(); ++t) others.emplace_back(run_one, t);
-    run_one(0);
-  }
-  return pick_result(results, first_failure.load());
 }
 
 }  // namespace

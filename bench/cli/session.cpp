@@ -89,7 +89,9 @@ void Session::on_timeout(const std::string& step, double limit_s) {
   // Every communicator of the process stops now, before the job is torn down: a library
   // waiting on a dead peer would otherwise hold the abort up (nccl-tests aborts likewise).
   wiring_->process().stop_all();
-  if (guarded_ != nullptr) (void)guarded_->end_early(report::RunStatus::kTimeout, message, utc_now_iso8601());
+  if (report::GuardedReporter* guarded = guarded_.load(); guarded != nullptr) {
+    (void)guarded->end_early(report::RunStatus::kTimeout, message, utc_now_iso8601());
+  }
   // Every rank's watchdog fires at about the same time. The others give rank 0, which holds
   // the results, a moment to save them before the abort tears the job down.
   if (boot_->rank() != 0) std::this_thread::sleep_for(std::chrono::milliseconds(1500));

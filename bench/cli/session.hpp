@@ -2,6 +2,7 @@
 // to start, and a watchdog that turns a hang into a diagnosis and a clean abort.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -44,7 +45,8 @@ class Session {
   double communicator_ms() const { return communicator_ms_; }
   engine::Watchdog* watchdog() { return watchdog_.get(); }
   // The reporter the watchdog finishes (marked "timeout") before it aborts the job.
-  void guard(report::GuardedReporter* reporter) { guarded_ = reporter; }
+  // Set and cleared by the rank's thread while the watchdog's thread may read it: atomic.
+  void guard(report::GuardedReporter* reporter) { guarded_.store(reporter); }
   // Aborts every communicator of this process (all -g threads'), once.
   void stop_communicators() { wiring_->process().stop_all(); }
 
@@ -62,7 +64,7 @@ class Session {
   std::string note_;
   double bootstrap_ms_ = 0;
   double communicator_ms_ = 0;
-  report::GuardedReporter* guarded_ = nullptr;
+  std::atomic<report::GuardedReporter*> guarded_{nullptr};
   std::unique_ptr<engine::Watchdog> watchdog_;  // last: its thread may use everything above
 };
 
