@@ -1,6 +1,8 @@
 #include "report/documents/json_internal.hpp"
 
 #include <cmath>
+#include <optional>
+#include <string>
 
 namespace collbench::report {
 
@@ -19,5 +21,26 @@ Json job_header_json(const JobHeader& job) {
           {"nranks", job.nranks},
           {"hosts", job.hosts}};
 }
+
+namespace {
+Json optional_string(const std::optional<std::string>& s) { return s ? Json(*s) : Json(nullptr); }
+}  // namespace
+
+Json expectation_json(const ExpectationResult& r) {
+  const Expectation& e = r.expectation;
+  return {{"collective", e.collective},
+          {"size_bytes", e.size_bytes},
+          {"dtype", optional_string(e.dtype)},
+          {"op", optional_string(e.op)},
+          {"placement", to_string(e.placement)},
+          {"bound", to_string(e.bound)},
+          {"limit", real(e.limit)},
+          {"measured", r.measured},
+          {"figure", r.measured ? real(r.figure) : Json(nullptr)},
+          {"figure_placement", r.measured ? Json(r.placement) : Json(nullptr)},
+          {"passed", r.passed},
+          {"message", r.message}};
+}
+
 
 }  // namespace collbench::report

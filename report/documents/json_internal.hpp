@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/status.hpp"
+#include "report/expect_record.hpp"
 #include "report/job_header.hpp"
 
 namespace collbench::report {
@@ -23,6 +24,9 @@ Json real(double v);
 
 // The "context" object of the preflight and locate documents.
 Json job_header_json(const JobHeader& job);
+
+// One --expect verdict, as the run and health documents hold it.
+Json expectation_json(const ExpectationResult& r);
 
 // validate_run_json for a document that is already parsed.
 Status validate_run_value(const Json& document);

@@ -7,11 +7,13 @@
 #include <optional>
 #include <string>
 
+#include "collbench_health_schema.hpp"     // generated from report/documents/schema/health.schema.json
 #include "collbench_locate_schema.hpp"     // generated from report/documents/schema/locate.schema.json
 #include "collbench_preflight_schema.hpp"  // generated from report/documents/schema/preflight.schema.json
 #include "collbench_run_schema.hpp"        // generated from report/documents/schema/run.schema.json
 #include "report/documents/json_internal.hpp"
 #include "report/locate_record.hpp"
+#include "report/health_record.hpp"
 #include "report/preflight_record.hpp"
 #include "report/record.hpp"
 
@@ -328,6 +330,7 @@ std::span<const DocumentKind> document_kinds() {
       {kRunSchemaName, kRunSchemaVersion, kRunSchemaJson, "collbench run"},
       {kPreflightSchemaName, kPreflightSchemaVersion, kPreflightSchemaJson, "collbench preflight"},
       {kLocateSchemaName, kLocateSchemaVersion, kLocateSchemaJson, "collbench locate"},
+      {kHealthSchemaName, kHealthSchemaVersion, kHealthSchemaJson, "collbench health"},
   };
   return kKinds;
 }

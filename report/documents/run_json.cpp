@@ -130,24 +130,6 @@ Json anomaly_json(const Anomaly& a) {
           {"kind", a.kind},             {"explained", a.explained}, {"message", a.message}};
 }
 
-Json optional_string(const std::optional<std::string>& s) { return s ? Json(*s) : Json(nullptr); }
-
-Json expectation_json(const ExpectationResult& r) {
-  const Expectation& e = r.expectation;
-  return {{"collective", e.collective},
-          {"size_bytes", e.size_bytes},
-          {"dtype", optional_string(e.dtype)},
-          {"op", optional_string(e.op)},
-          {"placement", to_string(e.placement)},
-          {"bound", to_string(e.bound)},
-          {"limit", real(e.limit)},
-          {"measured", r.measured},
-          {"figure", r.measured ? real(r.figure) : Json(nullptr)},
-          {"figure_placement", r.measured ? Json(r.placement) : Json(nullptr)},
-          {"passed", r.passed},
-          {"message", r.message}};
-}
-
 Json summary_json(const RunSummary& s) {
   Json anomalies = Json::array();
   for (const auto& a : s.anomalies) anomalies.push_back(anomaly_json(a));

@@ -1,5 +1,6 @@
 #include "report/render/prometheus_text.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -114,13 +115,13 @@ std::vector<Series> distinct_series(const std::vector<SizeRecord>& rows, const s
   return out;
 }
 
-std::vector<Family> measurement_families(const std::vector<Series>& series) {
-  Family busbw{"collbench_busbw_gbytes_per_second",
+std::vector<Family> measurement_families(const std::vector<Series>& series, const std::string& prefix) {
+  Family busbw{prefix + "busbw_gbytes_per_second",
                "Bus bandwidth (nccl-tests' busbw) in GB/s (1e9 bytes per second).", {}};
-  Family algbw{"collbench_algbw_gbytes_per_second",
+  Family algbw{prefix + "algbw_gbytes_per_second",
                "Algorithm bandwidth (nccl-tests' algbw) in GB/s (1e9 bytes per second).", {}};
-  Family time{"collbench_time_seconds", "Headline time of one collective call (nccl-tests' time) in seconds.", {}};
-  Family wrong{"collbench_wrong_elements", "Wrong elements found by the data check, summed over ranks.", {}};
+  Family time{prefix + "time_seconds", "Headline time of one collective call (nccl-tests' time) in seconds.", {}};
+  Family wrong{prefix + "wrong_elements", "Wrong elements found by the data check, summed over ranks.", {}};
   for (const auto& s : series) {
     const Measurement& m = s.measurement;
     busbw.samples.push_back({s.labels, m.busbw_gbps});
@@ -143,22 +144,22 @@ std::string joined_hosts(const RunContext& c) {
   return out;
 }
 
-std::vector<Family> run_families(const RunDocument& d, const std::string& host) {
+std::vector<Family> run_families(const RunDocument& d, const std::string& host, const std::string& prefix) {
   const RunSummary& s = d.summary;
   const Labels at = {{"host", host}};
   const bool ok = s.status == RunStatus::kOk && s.total_wrong == 0 && failed_expectations(s) == 0;
   std::vector<Family> out = {
-      {"collbench_run_ok",
+      {prefix + "run_ok",
        "1 when the run ended ok, with no wrong element and no failed expectation; else 0 (status: the run's status).",
        {{{{"host", host}, {"status", to_string(s.status)}}, ok ? 1.0 : 0.0}}},
-      {"collbench_avg_busbw_gbytes_per_second", "Average bus bandwidth of the run (nccl-tests' Avg bus bandwidth) in GB/s.",
+      {prefix + "avg_busbw_gbytes_per_second", "Average bus bandwidth of the run (nccl-tests' Avg bus bandwidth) in GB/s.",
        {{at, s.avg_busbw_gbps}}},
-      {"collbench_peak_busbw_gbytes_per_second", "Highest bus bandwidth of the run in GB/s.", {{at, s.peak_busbw_gbps}}},
-      {"collbench_run_wrong_elements", "Wrong elements of the whole run, summed over rows, placements and ranks.",
+      {prefix + "peak_busbw_gbytes_per_second", "Highest bus bandwidth of the run in GB/s.", {{at, s.peak_busbw_gbps}}},
+      {prefix + "run_wrong_elements", "Wrong elements of the whole run, summed over rows, placements and ranks.",
        {{at, static_cast<double>(s.total_wrong)}}},
-      {"collbench_run_end_timestamp_seconds", "When the run ended, in seconds since the Unix epoch.", {}},
-      {"collbench_run_ranks", "Ranks of the run.", {{at, static_cast<double>(d.context.nranks)}}},
-      {"collbench_run_info", "Always 1: what ran, as labels (hosts: every host of the job, comma-separated).",
+      {prefix + "run_end_timestamp_seconds", "When the run ended, in seconds since the Unix epoch.", {}},
+      {prefix + "run_ranks", "Ranks of the run.", {{at, static_cast<double>(d.context.nranks)}}},
+      {prefix + "run_info", "Always 1: what ran, as labels (hosts: every host of the job, comma-separated).",
        {{{{"host", host},
           {"hosts", joined_hosts(d.context)},
           {"backend", d.context.backend},
@@ -169,9 +170,9 @@ std::vector<Family> run_families(const RunDocument& d, const std::string& host) 
   };
   if (const auto end = epoch_seconds(s.end_time)) out[4].samples.push_back({at, *end});
   if (!s.expectations.empty()) {
-    out.push_back({"collbench_expectations", "Expectations checked (run --expect).",
+    out.push_back({prefix + "expectations", "Expectations checked (run --expect).",
                    {{at, static_cast<double>(s.expectations.size())}}});
-    out.push_back({"collbench_expectations_failed", "Expectations that failed or were not measured (run --expect).",
+    out.push_back({prefix + "expectations_failed", "Expectations that failed or were not measured (run --expect).",
                    {{at, static_cast<double>(failed_expectations(s))}}});
   }
   return out;
@@ -190,11 +191,36 @@ std::string escape_label_value(std::string_view value) {
   return out;
 }
 
-std::string prometheus_text(const RunDocument& document) {
-  const std::string host = host_of(document.context);
+std::string health_prometheus_text(const HealthReport& report, const std::string& end_time) {
+  Family ok{"collbench_health_ok", "1 when collbench health found nothing wrong with this host; else 0.", {}};
+  Family findings{"collbench_health_findings", "Findings of collbench health on this host, per check.", {}};
+  constexpr HealthCheck kChecks[] = {HealthCheck::kPreflight, HealthCheck::kData, HealthCheck::kTopology,
+                                     HealthCheck::kExpectation};
+  for (const auto& h : report.hosts) {
+    ok.samples.push_back({{{"host", h.host}}, h.passed() ? 1.0 : 0.0});
+    for (const HealthCheck check : kChecks) {
+      const auto n = std::count_if(h.findings.begin(), h.findings.end(),
+                                   [check](const HealthFinding& f) { return f.check == check; });
+      findings.samples.push_back({{{"host", h.host}, {"check", to_string(check)}}, static_cast<double>(n)});
+    }
+  }
+  const Labels at = {{"host", report.hosts.empty() ? std::string() : report.hosts.front().host}};
+  Family job{"collbench_health_job_ok", "1 when every host of the health check and the job as a whole passed; else 0.",
+             {{at, report.passed() ? 1.0 : 0.0}}};
+  Family end{"collbench_health_end_timestamp_seconds", "When the health check ended, in seconds since the Unix epoch.",
+             {}};
+  if (const auto seconds = epoch_seconds(end_time)) end.samples.push_back({at, *seconds});
   std::string out;
-  for (const auto& f : measurement_families(distinct_series(document.rows, host))) append(out, f);
-  for (const auto& f : run_families(document, host)) append(out, f);
+  for (const auto& f : {ok, findings, job, end}) append(out, f);
+  return out;
+}
+
+std::string prometheus_text(const RunDocument& document, std::string_view prefix) {
+  const std::string host = host_of(document.context);
+  const std::string names(prefix);
+  std::string out;
+  for (const auto& f : measurement_families(distinct_series(document.rows, host), names)) append(out, f);
+  for (const auto& f : run_families(document, host, names)) append(out, f);
   return out;
 }
 

@@ -23,10 +23,20 @@
 #include <string_view>
 
 #include "report/documents/run_json.hpp"
+#include "report/health_record.hpp"
 
 namespace collbench::report {
 
-std::string prometheus_text(const RunDocument& document);
+// `prefix` begins every series name: collbench health writes its sweep as collbench_health_*, so
+// that its file and run --metrics' can share a textfile folder without a series in both.
+std::string prometheus_text(const RunDocument& document, std::string_view prefix = "collbench_");
+
+// collbench health's verdicts (docs/health.md), to follow the sweep's series: per host of the
+// job, collbench_health_ok{host} (1 passed, 0 failed) and collbench_health_findings{host,check}
+// for every check (preflight, data, topology, expectation; 0 when it found nothing); for the
+// whole check, labelled with the first host, collbench_health_job_ok (1 only when every host
+// and the job passed) and collbench_health_end_timestamp_seconds (from `end_time`, ISO 8601 UTC).
+std::string health_prometheus_text(const HealthReport& report, const std::string& end_time);
 
 // A label value as the format quotes it: backslash, double quote and newline escaped.
 std::string escape_label_value(std::string_view value);
