@@ -18,7 +18,7 @@ constexpr std::array kDocs = {
     ExitCodeDoc{ExitCode::kLaunch, "launch error: ranks could not find each other or disagree on the job"},
     ExitCodeDoc{ExitCode::kIo, "I/O error while reading or writing a file"},
     ExitCodeDoc{ExitCode::kRegression, "compare: a result regressed beyond the threshold"},
-    ExitCodeDoc{ExitCode::kMismatch, "topo: hosts that should match differ (missing device, slower link, ...)"},
+    ExitCodeDoc{ExitCode::kMismatch, "topo, health: hosts that should match differ (missing device, slower link, ...)"},
     ExitCodeDoc{ExitCode::kOutlier, "locate: an outlier was found (a host, rank, pair or rail far slower than the rest)"},
     ExitCodeDoc{ExitCode::kBelowExpectation,
                 "below expectation: a result missed its expected figure (--expect, health, NCCL_TESTS_MIN_BW)"},

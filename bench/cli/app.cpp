@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bench/cli/compare_command.hpp"
+#include "bench/cli/health_command.hpp"
 #include "bench/cli/launch_env.hpp"
 #include "bench/cli/locate_command.hpp"
 #include "bench/cli/preflight_command.hpp"
@@ -151,6 +152,12 @@ int dispatch(int argc, char** argv) {
   CLI::App* topo = add_command(app, "topo", "Map GPUs, NICs, NUMA nodes and CPUs: nvidia-smi style matrix, nearest "
                                             "NIC and cores per GPU, binding advice; under a launcher, compare hosts",
                                [&](CLI::App& c) { add_topo_flags(c, topo_cmd); });
+  RawHealthFlags raw_health = health_defaults();
+  raw_health.run.env = raw.env;
+  CLI::App* health = add_command(app, "health", "Node acceptance and health: preflight, a short checked sweep, topology "
+                                                "against a reference and --expect, within --budget; a verdict per "
+                                                "host and an exit code",
+                                 [&](CLI::App& c) { add_health_flags(c, raw_health); });
   RawLocateFlags raw_locate;
   CLI::App* locate = add_command(app, "locate", "Find the slow host, rank (GPU/NIC), pair or rail within a time budget: "
                                                 "straggler timing, round-robin pairs, split groups; exit 12 when found",
@@ -184,6 +191,11 @@ int dispatch(int argc, char** argv) {
     auto cmd = resolve_locate_flags(raw_locate);
     if (!cmd.ok()) return early_error(cmd.status(), speaker);
     return finish(locate_command(*cmd, args, signals, start));
+  }
+  if (*health) {
+    auto cmd = resolve_health_flags(raw_health);
+    if (!cmd.ok()) return early_error(cmd.status(), speaker);
+    return finish(health_command(*cmd, args, signals));
   }
   if (*preflight) {
     auto cmd = resolve_preflight_flags(raw_preflight);

@@ -61,6 +61,20 @@ grep -qx "collbench_run_ok{host=\"$host\",status=\"ok\"} 1" "$prom" || fail "run
 end=$(sed -n 's/^collbench_run_end_timestamp_seconds{host="[^"]*"} //p' "$prom")
 [ -n "$end" ] || fail "no end timestamp"
 
+# collbench health into the same folder: its series are its own (collbench_health_*), so that
+# node_exporter serves both files without a series twice.
+health_prom="$textdir/health.prom"
+timeout 300 "$mpiexec" "${mpi_args[@]}" "$collbench" health -b 1K -e 1K -n 5 -w 1 --no-progress \
+  --metrics "$health_prom" > "$scratch/health.out" 2>&1 || { cat "$scratch/health.out" >&2; fail "collbench health failed"; }
+promtool check metrics < "$health_prom" > "$scratch/promtool-health.out" 2>&1 \
+  || { cat "$scratch/promtool-health.out" >&2; fail "promtool check metrics (health)"; }
+grep -qx "collbench_health_ok{host=\"$host\"} 1" "$health_prom" || fail "health not ok in $health_prom"
+grep -q '^collbench_health_busbw_gbytes_per_second{' "$health_prom" || fail "no sweep figures in $health_prom"
+if grep -h '^collbench_' "$prom" "$health_prom" | sed 's/ [^ ]*$//' | sort | uniq -d | grep -q .; then
+  fail "a series is in both files"
+fi
+sample_count=$((sample_count + $(grep -c '^collbench_' "$health_prom")))
+
 # node_exporter on a free port of 127.0.0.1: a port taken by someone else makes it exit at once.
 exporter_pid=
 cleanup() { if [ -n "$exporter_pid" ]; then kill "$exporter_pid" 2>/dev/null || true; wait "$exporter_pid" 2>/dev/null || true; fi; }
@@ -104,5 +118,6 @@ grep -qx "collbench_run_ok{host=\"$host\",status=\"ok\"} 1" "$scraped" || fail "
 served_end=$(sed -n 's/^collbench_run_end_timestamp_seconds{host="[^"]*"} //p' "$scraped")
 awk -v a="$end" -v b="$served_end" 'BEGIN { exit !(a + 0 == b + 0 && a + 0 > 1e9) }' || fail "end timestamp $end in the file, $served_end served"
 grep -q '^# HELP collbench_busbw_gbytes_per_second Bus bandwidth' "$scraped" || fail "HELP text not served"
+grep -qx "collbench_health_ok{host=\"$host\"} 1" "$scraped" || fail "collbench_health_ok not served"
 
 echo "PASS: $sample_count collbench samples checked by promtool and served by node_exporter on port $port"
