@@ -502,7 +502,9 @@ cmd_mpirun() {
       *) break ;;
     esac
   done
+  # mpirun's own options come before the program: the program's flags (collbench's -n) are not placement.
   for a in "$@"; do
+    if [ "${a#-}" = "$a" ] && type -P "$a" > /dev/null; then break; fi
     case $a in --host | -host | -H | --hostfile | -hostfile | --machinefile | -np | --np | -n | -c) placed=1 ;; esac
   done
   if [ -z "$placed" ]; then

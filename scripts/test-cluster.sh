@@ -220,6 +220,23 @@ check_topo_odd() {
   fi
 }
 
+# collbench health across the 4 hosts with h3 given another topology: h3 fails on its topology
+# (against the majority), the other three pass, exit 11; the document says the same.
+check_health_odd() {
+  local out=$WORK/health-odd.out json=$WORK/health-odd.json rc=0 start=$SECONDS verdicts
+  "${CLUSTER[@]}" fault topo h3 2> "$WORK/fault.out" || { fail "health with h3 different: cluster.sh fault topo failed"; show_tail "$WORK/fault.out"; return; }
+  timeout 120 "${CLUSTER[@]}" mpirun --ppn "$PPN" "$COLLBENCH" health -b 1K -e 64K -n 5 --no-progress --budget 60 \
+    -J "$json" < /dev/null > "$out" 2>&1 || rc=$?
+  "${CLUSTER[@]}" fault clear 2> /dev/null
+  verdicts=$(jq -r '[.hosts[] | "\(.host)=\(.verdict)\(if .findings != [] then ":" + (.findings | map(.check) | join("+")) else "" end)"] | join(" ")' "$json" 2>/dev/null)
+  if [ "$rc" -eq 11 ] && [ "$verdicts" = "h1=pass h2=pass h3=fail:topology h4=pass" ] && "$COLLBENCH" validate "$json" > /dev/null 2>&1; then
+    pass "health with h3 given another topology: exit 11; $verdicts; $(grep -m1 '^h3 ' "$out" | cut -c1-120) ($((SECONDS - start)) s)"
+  else
+    fail "health with h3 given another topology: exit code $rc (expected 11), verdicts: ${verdicts:-none}"
+    show_tail "$out"
+  fi
+}
+
 # Starts a long sweep under the env bootstrap in the background; sets RUN_PID, RUN_JSON, RUN_OUT,
 # RANKS_FILE and waits until some rows are in the document (ROWS_BEFORE).
 start_env_sweep() {
@@ -356,7 +373,7 @@ check_latency() {
 }
 
 ALL_CHECKS=(preflight_mpirun preflight_srun_pmix preflight_srun_pmix_mpi preflight_srun_env preflight_env srun_pmi2 run_mpirun topo_same
-            topo_odd scancel host_killed link_down port_dropped latency locate)
+            topo_odd health_odd scancel host_killed link_down port_dropped latency locate)
 
 main() {
   local start=$SECONDS checks=("$@") c rc=0
