@@ -189,6 +189,11 @@ class Converter {
       copy_pci(obj->attr->pcidev, node);
     }
     node.subtype = obj->subtype != nullptr ? obj->subtype : "";
+    // hwloc names NVSwitches only with its NVML plugin; the PCI identity says it without one, as
+    // the NCCL source reads it.
+    if (node.subtype.empty() && node.kind == PciKind::kDevice && is_nvswitch(identity_of(node))) {
+      node.subtype = "NVSwitch";
+    }
     node.name = info(obj, "PCIDevice");
     if (parent < 0) {
       node.cpus = from_bitmap(cpu_side->complete_cpuset);
