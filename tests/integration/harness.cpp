@@ -64,7 +64,9 @@ Outcome run_process(const std::vector<std::string>& argv, const ProcessOptions& 
     const pid_t done = waitpid(pid, &status, WNOHANG);
     if (done == pid) break;
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (options.signal_after_s > 0 && !signalled && elapsed > options.signal_after_s) {
+    if (options.signal_after_s > 0 && !signalled && elapsed > options.signal_after_s &&
+        (options.signal_once_out_contains.empty() ||
+         read_file(out_path).find(options.signal_once_out_contains) != std::string::npos)) {
       signalled = true;
       kill(pid, options.signal);
     }

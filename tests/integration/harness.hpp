@@ -21,6 +21,9 @@ struct ProcessOptions {
   std::vector<std::string> env;  // "NAME=value" entries added to the environment
   double signal_after_s = 0;     // > 0: send `signal` to the process (not its group) then
   int signal = 0;
+  // Non-empty: and not before the process's stdout holds this text (a table row, say), so
+  // that a slow start on a loaded machine cannot make the signal come too early.
+  std::string signal_once_out_contains;
 };
 
 // argv[0] is looked up in PATH.

@@ -48,8 +48,9 @@ TEST(NoHang, SigtermWritesAValidPartialResult) {
   const std::string file = dir + "/r.json";
   ProcessOptions options;
   options.time_limit_s = 60;
-  options.signal_after_s = 3;
+  options.signal_after_s = 1;
   options.signal = SIGTERM;
+  options.signal_once_out_contains = "     float ";  // a row of the table: some results exist
   const Outcome o = run_process(mpirun_collbench(2, {"run", "-b", "8", "-e", "64M", "-n", "200", "-J", file}), options);
   EXPECT_NE(o.exit_code, 0) << o.out << o.err;
   EXPECT_FALSE(o.timed_out);
@@ -65,8 +66,9 @@ TEST(NoHang, SigintOnASingleProcessExitsWithTheInterruptCode) {
   const std::string file = dir + "/r.json";
   ProcessOptions options;
   options.time_limit_s = 60;
-  options.signal_after_s = 1.5;
+  options.signal_after_s = 1;
   options.signal = SIGINT;
+  options.signal_once_out_contains = "     float ";
   const Outcome o = run_process(collbench({"run", "-b", "8", "-e", "1G", "-n", "50", "-J", file}), options);
   EXPECT_EQ(o.exit_code, 6) << o.out << o.err;
   const json doc = json::parse(read_file(file));
