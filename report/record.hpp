@@ -127,6 +127,13 @@ struct RunConfig {
   bool report_timestamps = false;     // nccl-tests -S 1: the table's timestamp column
 };
 
+// The bus bandwidth the job's placement can reach at most (topo/busbw_bound.hpp): the table's
+// "% of expected" line.
+struct ExpectedBusbw {
+  double gbps = 0;         // 0: unknown
+  std::string bottleneck;  // the slowest link of the ring, named; or why the bound is unknown
+};
+
 struct RunContext {
   std::string tool_version;
   std::string git_commit;
@@ -147,6 +154,7 @@ struct RunContext {
   // The last-level CPU cache of rank 0's host, in bytes (0: unknown): to tell a cache cliff
   // on host memory from an anomaly.
   std::uint64_t llc_bytes = 0;
+  std::optional<ExpectedBusbw> expected_busbw;  // absent: not computed (-J files before it)
 };
 
 enum class RunStatus { kOk, kWrongData, kIncomplete, kInterrupted, kTimeout, kError };

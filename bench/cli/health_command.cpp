@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "bench/cli/expect_file.hpp"
+#include "bench/cli/expected_busbw.hpp"
 #include "bench/cli/host_topology.hpp"
 #include "bench/cli/launch_env.hpp"
 #include "bench/cli/output_path.hpp"
@@ -250,9 +251,9 @@ class HealthRank {
     }
     engine::WatchedStep step(s_.watchdog(), "health: topology exchange");
     std::vector<std::string> failures;
-    COLLBENCH_ASSIGN_OR_RETURN(const auto hosts, gather_host_topologies(b_, s_.host(), failures));
+    COLLBENCH_ASSIGN_OR_RETURN(hosts_, gather_host_topologies(b_, s_.host(), failures));
     if (b_.rank() != 0) return report::TopologyCheck{};
-    return check_topologies(hosts, failures, reference, cmd_.topo_reference);
+    return check_topologies(hosts_, failures, reference, cmd_.topo_reference);
   }
 
   // Rank 0 alone knows the launch problems: it tells the others whether to sweep.
@@ -268,6 +269,7 @@ class HealthRank {
     if (device.device == "cpu") device.name = "CPUs " + topo::allowed_cpus();
     COLLBENCH_ASSIGN_OR_RETURN(auto ranks, engine::gather_rank_table(b_, device, s_.host()));
     Sweep swept{make_run_context(cmd_.run, argv_, b_, s_.backend(), std::move(ranks)), {}};
+    COLLBENCH_ASSIGN_OR_RETURN(swept.context.expected_busbw, agree_expected_busbw(b_, swept.context, hosts_));
     report::TeeReporter tee;
     report::ExpectReporter expected(tee, expectations);
     report::GuardedReporter guarded(expected);
@@ -293,6 +295,7 @@ class HealthRank {
   Session& s_;
   bootstrap::Bootstrap& b_;
   engine::NullReporter quiet_;
+  std::vector<HostTopology> hosts_;  // rank 0: every host's topology, when discovered
   report::HealthCheck step_ = report::HealthCheck::kPreflight;  // the step running, for a failure's metrics
   bool verdict_ = false;
 };

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "bench/cli/expect_file.hpp"
+#include "bench/cli/expected_busbw.hpp"
 #include "bench/cli/launch_env.hpp"
 #include "bench/cli/host_topology.hpp"
 #include "bench/cli/output_path.hpp"
@@ -47,21 +48,21 @@ Result<std::string> bind_rank(const backend::DeviceInfo& device, int local_rank,
 }
 
 // Each host's topology into the context; on rank 0 a note when hosts differ.
-Status record_topologies(bootstrap::Bootstrap& boot, const std::string& host, report::RunContext& ctx,
-                         std::vector<std::string>& notes) {
+Result<std::vector<HostTopology>> record_topologies(bootstrap::Bootstrap& boot, const std::string& host,
+                                                    report::RunContext& ctx, std::vector<std::string>& notes) {
   std::vector<std::string> failures;
   COLLBENCH_ASSIGN_OR_RETURN(auto hosts, gather_host_topologies(boot, host, failures));
   for (const auto& f : failures) notes.push_back("topology discovery failed on " + f);
   std::vector<topo::Topology> models;
-  for (auto& h : hosts) {
+  for (const auto& h : hosts) {
     ctx.topologies.emplace_back(h.host, h.json);
-    models.push_back(std::move(h.model));
+    models.push_back(h.model);
   }
   if (models.size() > 1) {
     const topo::Comparison c = topo::compare_hosts(models);
     if (!c.all_identical()) notes.push_back("hosts differ: " + topo::format_comparison(c, models));
   }
-  return ok_status();
+  return hosts;
 }
 
 // Wrong data first; then --expect (checked on every rank, so that all exit alike); then
@@ -157,9 +158,15 @@ CommandResult run_rank(const RunCommand& cmd, const std::vector<std::string>& ar
   auto ranks = engine::gather_rank_table(b, device, result.host);
   if (!ranks.ok()) return result.with(ranks.status(), true);
   report::RunContext ctx = make_run_context(cmd, argv, b, s.backend(), std::move(*ranks));
+  std::vector<HostTopology> hosts;
   if (cmd.topology) {
-    if (Status t = record_topologies(b, result.host, ctx, notes); !t.ok()) return result.with(t, true);
+    auto recorded = record_topologies(b, result.host, ctx, notes);
+    if (!recorded.ok()) return result.with(recorded.status(), true);
+    hosts = std::move(*recorded);
   }
+  auto bound = agree_expected_busbw(b, ctx, hosts);
+  if (!bound.ok()) return result.with(bound.status(), true);
+  ctx.expected_busbw = *bound;
 
   if (b.rank() == 0) {
     for (const auto& w : cmd.warnings) std::cerr << "collbench: warning: " << w << std::endl;

@@ -39,6 +39,10 @@ Json context_json(const RunContext& c) {
                   {"hosts", c.hosts},
                   {"ranks", ranks}};
   if (!topology.empty()) context["topology"] = std::move(topology);
+  if (c.expected_busbw) {
+    const ExpectedBusbw& e = *c.expected_busbw;
+    context["expected_busbw"] = {{"gbps", e.gbps > 0 ? real(e.gbps) : Json(nullptr)}, {"bottleneck", e.bottleneck}};
+  }
   return context;
 }
 
@@ -235,6 +239,10 @@ RunContext context_from(const Json& j, const Json& config) {
   for (const auto& r : j.at("ranks")) c.ranks.push_back(rank_from(r));
   if (const auto t = j.find("topology"); t != j.end()) {
     for (const auto& [host, doc] : t->items()) c.topologies.emplace_back(host, doc.dump());
+  }
+  if (const auto e = j.find("expected_busbw"); e != j.end()) {
+    const Json& gbps = e->at("gbps");
+    c.expected_busbw = ExpectedBusbw{gbps.is_null() ? 0 : real_from(gbps), e->at("bottleneck").get<std::string>()};
   }
   c.config = config_from(config);
   return c;

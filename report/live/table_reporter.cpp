@@ -188,12 +188,27 @@ Status TableReporter::flush_checked(const char* what) {
   return ok_status();
 }
 
+namespace {
+
+// "10.21 GB/s at most (host memory copy bandwidth on vm); the peak is 30% of it"
+std::string expected_line(const ExpectedBusbw& e, const RunSummary& summary) {
+  if (e.gbps <= 0) return "unknown (" + e.bottleneck + ")";
+  std::string line = format_fixed(e.gbps, 2) + " GB/s at most (" + e.bottleneck + ")";
+  if (!summary.peak_placement.empty()) {
+    line += "; the peak is " + format_fixed(100 * summary.peak_busbw_gbps / e.gbps, 0) + "% of it";
+  }
+  return line;
+}
+
+}  // namespace
+
 Status TableReporter::begin(const RunContext& context) {
   collectives_ = join(context.config.collectives, ",");
   label_collectives_ = context.config.collectives.size() > 1;
   layout_ = TableLayout::of(context.config);
   last_collective_.clear();
   mismatch_lines_.clear();
+  expected_ = context.expected_busbw;
   out_ << "# collbench " << context.tool_version << " (" << context.git_commit << ") bootstrap=" << context.bootstrap
        << " backend=" << context.backend << " (" << context.backend_library << ")\n"
        << "# Collective test starting: " << collectives_ << "\n"
@@ -234,6 +249,7 @@ Status TableReporter::end(const RunSummary& summary) {
     out_ << format_fixed(summary.peak_busbw_gbps, 2) << " GB/s at " << format_uint(summary.peak_size_bytes)
          << " B (" << placement_words(summary.peak_placement) << ")\n";
   }
+  if (expected_) out_ << "# Expected busbw       : " << expected_line(*expected_, summary) << "\n";
   out_ << "# Wrong elements       : " << format_uint(summary.total_wrong) << "\n"
        << "# Run status           : " << to_string(summary.status) << "\n";
   if (!mismatch_lines_.empty()) {

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <ostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,7 @@ class TableReporter final : public Reporter {
   std::string last_collective_;
   TableLayout layout_;
   std::vector<std::string> mismatch_lines_;
+  std::optional<ExpectedBusbw> expected_;  // the context's, for the footer
 };
 
 // The pieces of the table, exposed for tests and for tools that print partial tables.

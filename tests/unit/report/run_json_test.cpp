@@ -47,6 +47,23 @@ TEST(RunJson, MatchesGoldenFile) {
   }
 }
 
+TEST(RunJson, TheExpectedBusbwSurvivesAndMayBeUnknown) {
+  for (const ExpectedBusbw& e : {ExpectedBusbw{450, "NVLink (NV18) between GPU0 and GPU1 on node1"},
+                                 ExpectedBusbw{0, "no NIC speed is known on h1"}}) {
+    RunDocument doc = sample_document();
+    doc.context.expected_busbw = e;
+    const std::string text = to_json_text(doc);
+    const Status valid = validate_run_json(text);
+    EXPECT_TRUE(valid.ok()) << valid.message();
+    auto parsed = parse_run_json(text);
+    ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+    ASSERT_TRUE(parsed->context.expected_busbw.has_value());
+    EXPECT_EQ(parsed->context.expected_busbw->gbps, e.gbps);
+    EXPECT_EQ(parsed->context.expected_busbw->bottleneck, e.bottleneck);
+    EXPECT_EQ(to_json_text(*parsed), text);
+  }
+}
+
 TEST(RunJson, LaunchModesAndGpuMemorySurvive) {
   RunDocument doc = sample_document();
   doc.context.config.gpus_per_process = 8;

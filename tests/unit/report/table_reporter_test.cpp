@@ -183,6 +183,23 @@ TEST(TableReporter, FooterHasOneExpectLinePerExpectation) {
       << text;
 }
 
+// "% of expected": the peak against the bound of the placement, or why there is none.
+TEST(TableReporter, FooterSaysWhatShareOfTheBoundThePeakReached) {
+  RunDocument d{testing::sample_context(), {}, {}};
+  d.summary.status = RunStatus::kOk;
+  d.summary.peak_busbw_gbps = 3.1;
+  d.summary.peak_placement = "in_place";
+  d.context.expected_busbw = ExpectedBusbw{10.214, "host memory copy bandwidth on vm"};
+  EXPECT_NE(render(d).find("# Expected busbw       : 10.21 GB/s at most (host memory copy bandwidth on vm); the peak "
+                           "is 30% of it\n# Wrong elements"),
+            std::string::npos)
+      << render(d);
+  d.context.expected_busbw = ExpectedBusbw{0, "no NIC speed is known on h1"};
+  EXPECT_NE(render(d).find("# Expected busbw       : unknown (no NIC speed is known on h1)\n"), std::string::npos);
+  d.context.expected_busbw.reset();
+  EXPECT_EQ(render(d).find("# Expected busbw"), std::string::npos);
+}
+
 TEST(TableReporter, SingleCollectiveHasNoCollectiveLabels) {
   RunDocument d = sample_document();
   d.context.config.collectives = {"all_reduce"};
