@@ -1,5 +1,7 @@
-// The --expect file of `collbench run`, read by rank 0 and shared, so that it need exist on
-// rank 0's host only and every rank stops with the same usage error when it is bad.
+// The --expect of `collbench run` and `health`: an expectations file, read by rank 0 and
+// shared, so that it need exist on rank 0's host only; or a published reference by name
+// ("h200-8x", "h200-8x:85") or "auto" (the one that matches the job's GPUs and hosts), which
+// every rank resolves alike from the devices of all ranks.
 #pragma once
 
 #include <string>
@@ -10,8 +12,10 @@
 
 namespace collbench::cli {
 
-// Empty `path`: no expectations. A file that cannot be read or is malformed is a usage error
-// (exit 2) of one line naming the file, on every rank.
-Result<std::vector<report::Expectation>> agree_expectations(bootstrap::Bootstrap& boot, const std::string& path);
+// Empty `spec`: no expectations. A file that cannot be read or is malformed, an unknown
+// reference, or "auto" without a match is a usage error (exit 2) of one line, on every rank.
+// `device_name` and `host` are this rank's, for "auto".
+Result<std::vector<report::Expectation>> agree_expectations(bootstrap::Bootstrap& boot, const std::string& spec,
+                                                            const std::string& device_name, const std::string& host);
 
 }  // namespace collbench::cli

@@ -159,7 +159,8 @@ class HealthRank {
 
   Result<Agreed> agree() {
     Agreed a;
-    COLLBENCH_ASSIGN_OR_RETURN(a.expectations, agree_expectations(b_, cmd_.run.expect_file));
+    COLLBENCH_ASSIGN_OR_RETURN(a.expectations,
+                               agree_expectations(b_, cmd_.run.expect_file, s_.backend().device().name, s_.host()));
     COLLBENCH_ASSIGN_OR_RETURN(a.reference, agree_reference(b_, cmd_.topo_reference));
     COLLBENCH_ASSIGN_OR_RETURN(a.path, agree_output_path(b_, cmd_.run.output_file, cmd_.run.force));
     COLLBENCH_ASSIGN_OR_RETURN(a.metrics_path, agree_metrics_path(b_, cmd_.run.metrics_file));

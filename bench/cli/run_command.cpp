@@ -129,7 +129,7 @@ CommandResult run_rank(const RunCommand& cmd, const std::vector<std::string>& ar
   result.rank = b.rank();
   result.nranks = b.size();
   // Before anything runs or is written: a bad expectations file is a usage error.
-  auto expectations = agree_expectations(b, cmd.expect_file);
+  auto expectations = agree_expectations(b, cmd.expect_file, s.backend().device().name, result.host);
   if (!expectations.ok()) return result.with(expectations.status(), b.rank() == 0);
 
   engine::NullReporter quiet;
