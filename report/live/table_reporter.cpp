@@ -195,7 +195,10 @@ std::string expected_line(const ExpectedBusbw& e, const RunSummary& summary) {
   if (e.gbps <= 0) return "unknown (" + e.bottleneck + ")";
   std::string line = format_fixed(e.gbps, 2) + " GB/s at most (" + e.bottleneck + ")";
   if (!summary.peak_placement.empty()) {
-    line += "; the peak is " + format_fixed(100 * summary.peak_busbw_gbps / e.gbps, 0) + "% of it";
+    const double percent = 100 * summary.peak_busbw_gbps / e.gbps;
+    line += "; the peak is " + format_fixed(percent, 0) + "% of it";
+    // busbw assumes a ring through the links; a cache, NVLS, SHARP or a tree moves less.
+    if (percent > 100) line += " (above: the data fit a cache, or the library moved less than a ring)";
   }
   return line;
 }
