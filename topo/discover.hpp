@@ -28,6 +28,6 @@ Result<Topology> discover_live();
 Result<Topology> load_topology_file(const std::string& path);
 
 // The same from memory (a gathered buffer, a test string).
-Result<Topology> parse_topology(std::string_view content, const std::string& origin);
+Result<Topology> parse_topology(std::string_view bytes, const std::string& origin);
 
 }  // namespace collbench::topo

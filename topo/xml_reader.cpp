@@ -327,9 +327,14 @@ constexpr std::array<WideEncoding, 8> kWideEncodings{{
     {std::string_view("\x3C\x00\x3F\x00", 4), 0, "UTF-16LE"},
 }};
 
+// iconv_open's failure value is (iconv_t)-1, as POSIX defines it.
+bool opened(iconv_t cd) {
+  return cd != reinterpret_cast<iconv_t>(-1);  // NOLINT(performance-no-int-to-ptr): POSIX's failure value
+}
+
 Result<std::string> to_utf8(std::string_view bytes, const char* from) {
-  const iconv_t cd = iconv_open("UTF-8", from);
-  if (cd == reinterpret_cast<iconv_t>(-1)) return Status::error(ErrorCode::kUsage, std::string("iconv cannot read ") + from);
+  iconv_t cd = iconv_open("UTF-8", from);
+  if (!opened(cd)) return Status::error(ErrorCode::kUsage, std::string("iconv cannot read ") + from);
   std::string out(bytes.size() * 2 + 16, '\0');  // UTF-16 to UTF-8 at most 3 bytes per 2
   std::string in(bytes);
   char* in_ptr = in.data();
@@ -347,6 +352,14 @@ Result<std::string> to_utf8(std::string_view bytes, const char* from) {
 }
 
 }  // namespace
+
+bool iconv_reads(std::string_view encoding) {
+  const std::string name(encoding);
+  iconv_t cd = iconv_open("UTF-8", name.c_str());
+  if (!opened(cd)) return false;
+  iconv_close(cd);
+  return true;
+}
 
 Result<std::optional<std::string>> wide_xml_as_utf8(std::string_view bytes) {
   for (const WideEncoding& e : kWideEncodings) {

@@ -49,6 +49,10 @@ Result<XmlElement> parse_xml(std::string_view text, const XmlLimits& limits = {}
 // kUsage when the bytes are not valid in the encoding they announce.
 Result<std::optional<std::string>> wide_xml_as_utf8(std::string_view bytes);
 
+// Whether iconv converts from this encoding to UTF-8 (libxml2 converts the encodings it does
+// not know itself through iconv).
+bool iconv_reads(std::string_view encoding);
+
 // The root element's name and attributes only, without reading the rest: enough to tell the
 // formats apart before choosing a parser. Same errors as parse_xml for the prolog.
 Result<XmlElement> peek_xml_root(std::string_view text);

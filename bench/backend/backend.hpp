@@ -25,6 +25,7 @@ class Backend {
   // `registrar` (may be null) is the communicator itself where it registers buffers.
   Backend(std::unique_ptr<Memory> memory, std::unique_ptr<Communicator> comm, BufferRegistrar* registrar = nullptr)
       : memory_(std::move(memory)), comm_(std::move(comm)), registrar_(registrar) {}
+  ~Backend() = default;
   Backend(const Backend&) = delete;
   Backend& operator=(const Backend&) = delete;
 

@@ -19,11 +19,11 @@ struct Segment {
 };
 
 struct LayoutSpec {
-  coll::Collective collective;
-  int nranks;
-  int root;
-  std::uint64_t param;      // Counts::param: the per-rank block for partitioned collectives
-  std::uint64_t recv;       // Counts::recv
+  coll::Collective collective{};
+  int nranks = 0;
+  int root = 0;
+  std::uint64_t param = 0;  // Counts::param: the per-rank block for partitioned collectives
+  std::uint64_t recv = 0;   // Counts::recv
   coll::PeerCounts peers;   // Counts::peers: per-peer blocks (alltoallv)
 };
 

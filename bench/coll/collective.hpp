@@ -26,6 +26,7 @@ enum class Collective : std::uint8_t {
 };
 
 inline constexpr std::size_t kCollectiveCount = 0
+// NOLINTNEXTLINE(bugprone-macro-parentheses): each entry adds "+1" to the sum; parentheses would break it
 #define COLLBENCH_COLLECTIVE(id, name) +1
 #include "bench/coll/collectives.def"
 #undef COLLBENCH_COLLECTIVE

@@ -58,7 +58,7 @@ void assess_data(const std::vector<SizeRecord>& rows, HealthReport& report) {
                                     format_bytes(row.size_bytes) + " " + to_string(m.placement) + ", element " +
                                     std::to_string(x.index) + ": expected " + format_shortest(x.expected) + ", got " +
                                     format_shortest(x.got);
-          per_host.push_back({x.host, Seen{first, 0}});
+          per_host.emplace_back(x.host, Seen{first, 0});
           it = std::prev(per_host.end());
         }
         if (std::find(counted.begin(), counted.end(), x.host) == counted.end()) {

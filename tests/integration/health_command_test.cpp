@@ -25,7 +25,7 @@ constexpr int kMismatch = 11;
 constexpr int kBelowExpectation = 13;
 
 std::string write_expect(const std::string& dir) {
-  const std::string path = dir + "/expect.json";
+  std::string path = dir + "/expect.json";
   std::ofstream(path) << R"({"schema": "collbench.expect", "version": 1,
       "rows": [{"collective": "all_reduce", "size_bytes": 1024, "min_busbw_gbps": 0.0001}]})";
   return path;

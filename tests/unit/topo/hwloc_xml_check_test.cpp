@@ -79,8 +79,8 @@ TEST(HwlocXmlCheck, LetsThroughWhatHwlocReads) {
       machine(std::string("<object type=\"PU\" os_index=\"0\" allowed_cpuset=\",0x1\" ") + kSets + "/>"),
       // The root's failures are freed with the topology.
       std::string("<object type=\"Machine\" ") + kSets + "><userdata length=\"9\">x</userdata></object>",
-      "<object type=\"Machine\" cpuset=\"0x00000001,,0x00010000\" complete_cpuset=\"0xf...f\" nodeset=\"0x1\" "
-      "complete_nodeset=\"0x1\"/>",
+      std::string("<object type=\"Machine\" cpuset=\"0x00000001,,0x00010000\" complete_cpuset=\"0xf...f\" ") +
+          "nodeset=\"0x1\" complete_nodeset=\"0x1\"/>",
       machine(numa + pu()) + "<cpukind cpuset=\"0x1\"/><memattr name=\"x\"><memattr_value initiator_cpuset=\"0x1\"/>"
                              "</memattr>",
       // White space between elements is no stop for hwloc; the PU before a comment is read.
