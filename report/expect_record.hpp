@@ -31,6 +31,9 @@ struct Expectation {
   ExpectPlacement placement = ExpectPlacement::kBoth;
   ExpectBound bound = ExpectBound::kMinBusbw;
   double limit = 0;  // GB/s for the bandwidths, microseconds for the time
+  // > 0: a min_busbw bound given as this percentage of the placement's busbw bound
+  // (RunContext::expected_busbw); `limit` is set from it before the run.
+  double percent_of_bound = 0;
 };
 
 // The verdict on one expectation: the worst matching figure against the bound. A row that was

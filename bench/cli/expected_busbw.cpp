@@ -1,5 +1,6 @@
 #include "bench/cli/expected_busbw.hpp"
 
+#include <sstream>
 #include <string>
 
 #include "bench/engine/memory_probe.hpp"
@@ -20,13 +21,9 @@ std::string probe_this_host(const bootstrap::Bootstrap& boot, const report::RunC
   return me.host + "=" + std::to_string(gbps);
 }
 
-}  // namespace
-
-Result<std::optional<report::ExpectedBusbw>> agree_expected_busbw(bootstrap::Bootstrap& boot,
-                                                                  const report::RunContext& context,
-                                                                  const std::vector<HostTopology>& hosts) {
-  COLLBENCH_ASSIGN_OR_RETURN(const auto probes, bootstrap::allgather_strings(boot, probe_this_host(boot, context)));
-  if (boot.rank() != 0) return std::optional<report::ExpectedBusbw>();
+// Rank 0: the bound from every host's topology and copy probe.
+report::ExpectedBusbw compute(const report::RunContext& context, const std::vector<HostTopology>& hosts,
+                              const std::vector<std::string>& probes) {
   std::vector<topo::HostLinks> links;
   for (const auto& name : context.hosts) {
     topo::HostLinks h{name, nullptr, 0};
@@ -44,7 +41,24 @@ Result<std::optional<report::ExpectedBusbw>> agree_expected_busbw(bootstrap::Boo
   std::vector<topo::RankPlace> ranks;
   for (const auto& r : context.ranks) ranks.push_back({r.host, r.device == "cpu" ? std::string() : r.pci_bus_id});
   const topo::BusbwBound bound = topo::busbw_bound(links, ranks);
-  return std::optional<report::ExpectedBusbw>(report::ExpectedBusbw{bound.gbps, bound.bottleneck});
+  return report::ExpectedBusbw{bound.gbps, bound.bottleneck};
+}
+
+}  // namespace
+
+Result<report::ExpectedBusbw> agree_expected_busbw(bootstrap::Bootstrap& boot, const report::RunContext& context,
+                                                   const std::vector<HostTopology>& hosts) {
+  COLLBENCH_ASSIGN_OR_RETURN(const auto probes, bootstrap::allgather_strings(boot, probe_this_host(boot, context)));
+  report::ExpectedBusbw bound;
+  if (boot.rank() == 0) bound = compute(context, hosts, probes);
+  // "GB/s bottleneck", from rank 0 to every rank.
+  std::ostringstream shared;
+  shared.precision(17);
+  shared << bound.gbps << ' ' << bound.bottleneck;
+  COLLBENCH_ASSIGN_OR_RETURN(const std::string text, bootstrap::broadcast_string(boot, shared.str()));
+  const auto space = text.find(' ');
+  const auto gbps = parse_double(text.substr(0, space));
+  return report::ExpectedBusbw{gbps.ok() ? *gbps : 0, space == std::string::npos ? "" : text.substr(space + 1)};
 }
 
 }  // namespace collbench::cli

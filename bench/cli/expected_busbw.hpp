@@ -2,7 +2,6 @@
 // each host's topology and, on host memory, each host's memory copy bandwidth measured now.
 #pragma once
 
-#include <optional>
 #include <vector>
 
 #include "bench/bootstrap/bootstrap.hpp"
@@ -11,10 +10,10 @@
 
 namespace collbench::cli {
 
-// Every rank calls it. On host memory, local rank 0 of each host measures the host's copy
-// bandwidth while the host's other ranks wait in the exchange. Rank 0 gets the bound; the
-// other ranks nullopt. `hosts` is rank 0's gather_host_topologies() (empty without topology).
-Result<std::optional<report::ExpectedBusbw>> agree_expected_busbw(bootstrap::Bootstrap& boot,
+// Every rank calls it, and every rank gets the bound that rank 0 computed. On host memory, local
+// rank 0 of each host measures the host's copy bandwidth while the host's other ranks wait in
+// the exchange. `hosts` is rank 0's gather_host_topologies() (empty without topology).
+Result<report::ExpectedBusbw> agree_expected_busbw(bootstrap::Bootstrap& boot,
                                                                   const report::RunContext& context,
                                                                   const std::vector<HostTopology>& hosts);
 

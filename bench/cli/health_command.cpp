@@ -84,6 +84,7 @@ report::TopologyCheck check_topologies(const std::vector<HostTopology>& hosts, c
     return check;
   }
   std::vector<topo::Topology> models;
+  models.reserve(hosts.size());
   for (const auto& h : hosts) models.push_back(h.model);
   const topo::Comparison c = topo::compare_hosts(models);
   const std::size_t largest = c.groups.front().hosts.size();
@@ -155,6 +156,7 @@ class HealthRank {
   struct Sweep {
     report::RunContext context;
     engine::RunOutcome outcome;
+    std::vector<report::Expectation> expectations;  // with the shares of the bound resolved
   };
 
   Result<Agreed> agree() {
@@ -187,7 +189,7 @@ class HealthRank {
       step_ = report::HealthCheck::kData;
       COLLBENCH_ASSIGN_OR_RETURN(swept, sweep(a.plan, a.expectations));
       in.rows = &swept->outcome.rows;
-      in.expectations = report::check_expectations(swept->outcome.rows, a.expectations);
+      in.expectations = report::check_expectations(swept->outcome.rows, swept->expectations);
       health.avg_busbw_gbps = swept->outcome.summary.avg_busbw_gbps;
     } else {
       health.sweep_not_run_why = "the preflight failed";
@@ -269,8 +271,10 @@ class HealthRank {
     backend::DeviceInfo device = s_.backend().device();
     if (device.device == "cpu") device.name = "CPUs " + topo::allowed_cpus();
     COLLBENCH_ASSIGN_OR_RETURN(auto ranks, engine::gather_rank_table(b_, device, s_.host()));
-    Sweep swept{make_run_context(cmd_.run, argv_, b_, s_.backend(), std::move(ranks)), {}};
+    Sweep swept{make_run_context(cmd_.run, argv_, b_, s_.backend(), std::move(ranks)), {}, {}};
     COLLBENCH_ASSIGN_OR_RETURN(swept.context.expected_busbw, agree_expected_busbw(b_, swept.context, hosts_));
+    swept.expectations = expectations;
+    COLLBENCH_RETURN_IF_ERROR(report::apply_busbw_bound(swept.expectations, swept.context.expected_busbw));
     report::TeeReporter tee;
     report::ExpectReporter expected(tee, expectations);
     report::GuardedReporter guarded(expected);

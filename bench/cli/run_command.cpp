@@ -167,6 +167,10 @@ CommandResult run_rank(const RunCommand& cmd, const std::vector<std::string>& ar
   auto bound = agree_expected_busbw(b, ctx, hosts);
   if (!bound.ok()) return result.with(bound.status(), true);
   ctx.expected_busbw = *bound;
+  // Every rank has the bound: a share of it that cannot be taken is the same usage error on all.
+  if (Status applied = report::apply_busbw_bound(*expectations, ctx.expected_busbw); !applied.ok()) {
+    return result.with(applied, b.rank() == 0);
+  }
 
   if (b.rank() == 0) {
     for (const auto& w : cmd.warnings) std::cerr << "collbench: warning: " << w << std::endl;

@@ -73,7 +73,9 @@ std::string subject(const Expectation& e) {
 }
 
 std::string bound_text(const Expectation& e) {
-  return std::string(is_min(e.bound) ? ">= " : "<= ") + format_general(e.limit) + unit_of(e.bound);
+  std::string text = std::string(is_min(e.bound) ? ">= " : "<= ") + format_general(e.limit) + unit_of(e.bound);
+  if (e.percent_of_bound > 0) text += " (" + format_general(e.percent_of_bound) + "% of the bound)";
+  return text;
 }
 
 std::string message_of(const ExpectationResult& r) {
@@ -111,6 +113,20 @@ std::vector<ExpectationResult> check_expectations(const std::vector<SizeRecord>&
   results.reserve(expectations.size());
   for (const auto& e : expectations) results.push_back(check_one(rows, e));
   return results;
+}
+
+Status apply_busbw_bound(std::vector<Expectation>& expectations, const std::optional<ExpectedBusbw>& bound) {
+  for (std::size_t i = 0; i < expectations.size(); ++i) {
+    Expectation& e = expectations[i];
+    if (e.percent_of_bound <= 0) continue;
+    if (!bound || bound->gbps <= 0) {
+      return Status::error(ErrorCode::kUsage,
+                           "--expect: rows[" + std::to_string(i) + "] asks for a share of the busbw bound, which is unknown here (" +
+                               (bound ? bound->bottleneck : std::string("not computed")) + ")");
+    }
+    e.limit = bound->gbps * e.percent_of_bound / 100;
+  }
+  return ok_status();
 }
 
 Status expectations_met(const std::vector<ExpectationResult>& results) {

@@ -8,6 +8,7 @@
 // is no pass.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "common/status.hpp"
@@ -17,6 +18,11 @@ namespace collbench::report {
 
 std::vector<ExpectationResult> check_expectations(const std::vector<SizeRecord>& rows,
                                                   const std::vector<Expectation>& expectations);
+
+// Sets the limit of every min_busbw_percent_of_bound expectation from the placement's busbw
+// bound. kUsage, naming the row and why the bound is unknown, when there is none to take a
+// share of.
+Status apply_busbw_bound(std::vector<Expectation>& expectations, const std::optional<ExpectedBusbw>& bound);
 
 // Ok when every verdict passed; else ErrorCode::kBelowExpectation with the count and the first
 // failure ("1 of 2 expectations failed (--expect): all_reduce 1048576 B: ...").

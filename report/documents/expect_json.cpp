@@ -50,8 +50,17 @@ Status read_bound(const Json& row, const std::string& where, Expectation& e) {
     e.bound = b;
     e.limit = it->get<double>();
   }
+  if (const auto it = row.find("min_busbw_percent_of_bound"); it != row.end()) {
+    ++bounds;
+    if (!it->is_number() || !std::isfinite(it->get<double>()) || it->get<double>() <= 0 || it->get<double>() > 100) {
+      return bad(where + ".min_busbw_percent_of_bound", "expected a percentage above 0 and at most 100");
+    }
+    e.bound = ExpectBound::kMinBusbw;
+    e.percent_of_bound = it->get<double>();
+  }
   if (bounds != 1) {
-    return bad(where, "needs exactly one bound of min_busbw_gbps, min_algbw_gbps, max_time_us (give one row per bound)");
+    return bad(where, "needs exactly one bound of min_busbw_gbps, min_algbw_gbps, max_time_us, "
+                      "min_busbw_percent_of_bound (give one row per bound)");
   }
   return ok_status();
 }
@@ -60,7 +69,8 @@ Result<Expectation> row_from(const Json& row, const std::string& where) {
   if (!row.is_object()) return bad(where, "expected an object");
   for (const auto& [key, value] : row.items()) {
     if (key != "collective" && key != "size_bytes" && key != "dtype" && key != "op" && key != "placement" &&
-        key != "min_busbw_gbps" && key != "min_algbw_gbps" && key != "max_time_us") {
+        key != "min_busbw_gbps" && key != "min_algbw_gbps" && key != "max_time_us" &&
+        key != "min_busbw_percent_of_bound") {
       return bad(where, "unknown key '" + key + "'");
     }
   }

@@ -28,7 +28,7 @@ Json optional_string(const std::optional<std::string>& s) { return s ? Json(*s) 
 
 Json expectation_json(const ExpectationResult& r) {
   const Expectation& e = r.expectation;
-  return {{"collective", e.collective},
+  Json j = {{"collective", e.collective},
           {"size_bytes", e.size_bytes},
           {"dtype", optional_string(e.dtype)},
           {"op", optional_string(e.op)},
@@ -40,6 +40,8 @@ Json expectation_json(const ExpectationResult& r) {
           {"figure_placement", r.measured ? Json(r.placement) : Json(nullptr)},
           {"passed", r.passed},
           {"message", r.message}};
+  if (e.percent_of_bound > 0) j["percent_of_bound"] = real(e.percent_of_bound);
+  return j;
 }
 
 

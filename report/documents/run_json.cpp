@@ -359,6 +359,7 @@ ExpectationResult expectation_from(const Json& j) {
     if (j.at("bound") == to_string(b)) e.bound = b;
   }
   e.limit = real_from(j.at("limit"));
+  if (const auto share = j.find("percent_of_bound"); share != j.end()) e.percent_of_bound = real_from(*share);
   r.measured = j.at("measured").get<bool>();
   if (!j.at("figure").is_null()) r.figure = real_from(j.at("figure"));
   if (!j.at("figure_placement").is_null()) r.placement = j.at("figure_placement").get<std::string>();

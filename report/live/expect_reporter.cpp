@@ -6,6 +6,8 @@ namespace collbench::report {
 
 Status ExpectReporter::begin(const RunContext& context) {
   rows_.clear();
+  // Shares of the busbw bound become figures now that the context holds the bound.
+  COLLBENCH_RETURN_IF_ERROR(apply_busbw_bound(expectations_, context.expected_busbw));
   return inner_.begin(context);
 }
 

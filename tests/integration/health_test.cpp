@@ -96,6 +96,27 @@ TEST(Expect, AnExpectedSizeThatWasNotMeasuredFails) {
       << o.out;
 }
 
+// A share of the busbw bound: 1% of any host's copy bandwidth (at least 10 MB/s) is far above what
+// a rank slowed by 20 ms per call of 1 KiB reaches (0.05 MB/s). With one rank there is no bound
+// to take a share of: exit 2 before the run.
+TEST(Expect, AShareOfTheBusbwBound) {
+  const std::string dir = scratch_dir("expect-share");
+  const std::string expect = write_text(dir + "/expect.json", R"({"schema": "collbench.expect", "version": 1,
+      "rows": [{"collective": "all_reduce", "size_bytes": 1024, "min_busbw_percent_of_bound": 1}]})");
+  const Outcome slow = run_process(mpirun_collbench(2, run_args(dir, expect, true)), 180);
+  ASSERT_EQ(slow.exit_code, kBelowExpectation) << slow.out << slow.err;
+  EXPECT_EQ(count(slow.out, "% of the bound) (worst: "), 1u) << slow.out;
+  EXPECT_NE(slow.out.find("# Expected busbw       : "), std::string::npos) << slow.out;
+  const json doc = json::parse(read_file(dir + "/r.json"));
+  EXPECT_EQ(doc.at("summary").at("expectations").at(0).at("percent_of_bound"), 1);
+  EXPECT_GT(doc.at("context").at("expected_busbw").at("gbps").get<double>(), 0);
+  const Outcome one = run_process(collbench({"run", "-b", "1K", "-e", "1K", "-n", "2", "--expect", expect}));
+  EXPECT_EQ(one.exit_code, kUsage) << one.out << one.err;
+  EXPECT_NE(one.err.find("asks for a share of the busbw bound, which is unknown here (one rank moves no data"),
+            std::string::npos)
+      << one.err;
+}
+
 TEST(Expect, AMalformedFileIsAUsageErrorOfOneLineNamingTheFile) {
   const std::string dir = scratch_dir("expect-malformed");
   const std::string expect = write_text(dir + "/expect.json", R"({"schema": "collbench.expect", "version": 1,

@@ -103,6 +103,31 @@ TEST(ExpectFile, RefusesMalformedFilesWithOneLine) {
             std::string::npos);
 }
 
+// A share of the placement's busbw bound becomes a figure once the bound is known.
+TEST(Expectations, AShareOfTheBusbwBound) {
+  std::vector<Expectation> e = parsed(R"([{"collective": "all_reduce", "size_bytes": "1M", "min_busbw_percent_of_bound": 60},
+                                          {"collective": "all_reduce", "size_bytes": 8, "max_time_us": 50}])");
+  ASSERT_EQ(e.size(), 2u);
+  EXPECT_EQ(e[0].bound, ExpectBound::kMinBusbw);
+  EXPECT_EQ(e[0].percent_of_bound, 60);
+  ASSERT_TRUE(apply_busbw_bound(e, ExpectedBusbw{10, "host memory copy bandwidth on vm"}).ok());
+  EXPECT_DOUBLE_EQ(e[0].limit, 6);
+  EXPECT_DOUBLE_EQ(e[1].limit, 50);  // other bounds stay as written
+  const auto results = check_expectations(rows(), {e[0]});
+  EXPECT_FALSE(results[0].passed);
+  EXPECT_EQ(results[0].message,
+            "all_reduce 1048576 B: busbw 4.2 GB/s, expected >= 6 GB/s (60% of the bound) (worst: in_place)");
+  // No bound to take a share of: a usage error naming the row and the reason.
+  const Status unknown = apply_busbw_bound(e, ExpectedBusbw{0, "no NIC speed is known on h1"});
+  EXPECT_EQ(unknown.code(), ErrorCode::kUsage);
+  EXPECT_EQ(unknown.message(), "--expect: rows[0] asks for a share of the busbw bound, which is unknown here (no NIC "
+                               "speed is known on h1)");
+  const std::string head = R"({"schema": "collbench.expect", "version": 1, "rows": )";
+  EXPECT_NE(parse_error(head + R"([{"collective": "all_reduce", "size_bytes": 8, "min_busbw_percent_of_bound": 101}]})")
+                .find("rows[0].min_busbw_percent_of_bound: expected a percentage above 0 and at most 100"),
+            std::string::npos);
+}
+
 TEST(Expectations, WorstPlacementDecides) {
   const auto r = check_expectations(rows(), parsed(R"([{"collective": "all_reduce", "size_bytes": 1048576, "min_busbw_gbps": 4.5},
       {"collective": "all_reduce", "size_bytes": 1048576, "min_busbw_gbps": 4.0},
