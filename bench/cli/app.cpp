@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bench/cli/compare_command.hpp"
+#include "bench/cli/error_line.hpp"
 #include "bench/cli/health_command.hpp"
 #include "bench/cli/launch_env.hpp"
 #include "bench/cli/locate_command.hpp"
@@ -28,29 +29,12 @@
 namespace collbench::cli {
 namespace {
 
-int report_error(const Status& status, const std::string& who) {
-  const bool regression = status.code() == ErrorCode::kRegression;
-  std::string line = "collbench: " + who + (who.empty() ? "" : ": ") + (regression ? "regression: " : "error: ") +
-                     status.message();
-  // Where the error was raised helps with bugs and library failures, not with verdicts.
-  const bool located = status.code() == ErrorCode::kInternal || status.code() == ErrorCode::kComm;
-  if (located && !status.where().empty()) line += " [" + status.where() + "]";
-  std::cerr << line << std::endl;
-  return static_cast<int>(exit_code_for(status));
-}
-
 // Errors found before the job is formed are the same on every rank: only one rank speaks.
 int early_error(const Status& status, bool speaker) {
   return speaker ? report_error(status, "") : static_cast<int>(exit_code_for(status));
 }
 
-int finish(const CommandResult& result) {
-  if (result.status.ok()) return 0;
-  if (!result.printable) return static_cast<int>(exit_code_for(result.status));
-  // A usage error is the same on every rank and only rank 0 prints it: no rank prefix.
-  if (result.status.code() == ErrorCode::kUsage || result.nranks <= 1) return report_error(result.status, "");
-  return report_error(result.status, "rank " + std::to_string(result.rank) + " on " + result.host);
-}
+int finish(const CommandResult& result) { return print_result(result); }
 
 std::string footer() {
   return "\n" + exit_code_help() + "\nBuilt with " + compiled_features() + ".\nDocumentation: README.md, docs/.\n";

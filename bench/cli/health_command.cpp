@@ -6,11 +6,13 @@
 #include <iostream>
 #include <optional>
 
+#include "bench/cli/error_line.hpp"
 #include "bench/cli/expect_file.hpp"
 #include "bench/cli/expected_busbw.hpp"
 #include "bench/cli/host_topology.hpp"
 #include "bench/cli/launch_env.hpp"
 #include "bench/cli/output_path.hpp"
+#include "bench/cli/preflight_command.hpp"
 #include "bench/cli/rank_threads.hpp"
 #include "bench/cli/run_context.hpp"
 #include "bench/cli/session.hpp"
@@ -100,16 +102,6 @@ report::TopologyCheck check_topologies(const std::vector<HostTopology>& hosts, c
     for (const auto& host : c.groups[g].hosts) check.differing.push_back({host, c.groups[g].differences});
   }
   return check;
-}
-
-engine::PreflightInputs preflight_inputs(Session& s) {
-  engine::PreflightInputs in;
-  in.host = s.host();
-  in.bootstrap_ms = s.bootstrap_ms();
-  in.communicator_ms = s.communicator_ms();
-  in.launcher_world_size = launcher_world_size(s.env(), s.boot().size());
-  in.visible_devices = s.backend().device().visible_devices;
-  return in;
 }
 
 // Rank 0's verdict on every rank: the same exit code everywhere, printed once.
@@ -314,8 +306,10 @@ CommandResult health_rank(const HealthCommand& cmd, const std::vector<std::strin
   result.nranks = s.boot().size();
   HealthRank rank(cmd, argv, signals, s);
   Status outcome = rank.run();
-  // The verdict is printed once, by rank 0; a step's error by the rank that met it.
-  return result.with(std::move(outcome), !rank.verdict() || s.boot().rank() == 0);
+  // A step's error is printed by the rank that met it; the verdict once, by rank 0, before any
+  // rank leaves.
+  if (!rank.verdict()) return result.with(std::move(outcome), true);
+  return speak_then_leave(s.boot(), result.with(std::move(outcome), s.boot().rank() == 0));
 }
 
 }  // namespace

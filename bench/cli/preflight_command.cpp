@@ -4,6 +4,7 @@
 
 #include <iostream>
 
+#include "bench/cli/error_line.hpp"
 #include "bench/cli/output_path.hpp"
 #include "bench/cli/registry.hpp"
 #include "bench/engine/preflight.hpp"
@@ -37,6 +38,16 @@ Status verdict_status(const report::PreflightReport& rep) {
 }
 
 }  // namespace
+
+engine::PreflightInputs preflight_inputs(Session& s) {
+  engine::PreflightInputs in;
+  in.host = s.host();
+  in.bootstrap_ms = s.bootstrap_ms();
+  in.communicator_ms = s.communicator_ms();
+  in.launcher_world_size = launcher_world_size(s.env(), s.boot().size());
+  in.visible_devices = s.backend().device().visible_devices;
+  return in;
+}
 
 void add_preflight_flags(CLI::App& app, RawPreflightFlags& raw) {
   app.add_option("--bootstrap", raw.bootstrap, bootstrap_flag_help())->capture_default_str();
@@ -77,27 +88,22 @@ CommandResult preflight_command(const PreflightCommand& cmd, const std::vector<s
   auto path = agree_output_path(s.boot(), cmd.output_file, cmd.force);
   if (!path.ok()) return result.with(path.status(), s.boot().rank() == 0);
 
-  engine::PreflightInputs in;
-  in.host = s.host();
-  in.bootstrap_ms = s.bootstrap_ms();
-  in.communicator_ms = s.communicator_ms();
-  in.launcher_world_size = launcher_world_size(s.env(), s.boot().size());
-  in.visible_devices = s.backend().device().visible_devices;
+  engine::PreflightInputs in = preflight_inputs(s);
   in.corrupt_rank = cmd.corrupt_rank;
   engine::WatchedStep step(s.watchdog(), "preflight (rank table exchange and all_reduce)", 4);
   auto rep = engine::run_preflight(s.boot(), s.backend(), in);
   if (!rep.ok()) return result.with(rep.status(), true);
-  if (s.boot().rank() != 0) return result.with(verdict_status(*rep), false);
+  if (s.boot().rank() != 0) return speak_then_leave(s.boot(), result.with(verdict_status(*rep), false));
 
   fill_job_header(rep->job, s, argv);
   rep->job.start_time = utc_now_iso8601();
   report::write_preflight_text(std::cout, *rep);
   if (!path->empty()) {
     Status written = report::write_file_atomically(*path, report::preflight_json_text(*rep));
-    if (!written.ok()) return result.with(written, true);
+    if (!written.ok()) return speak_then_leave(s.boot(), result.with(written, true));
     std::cout << "# JSON report written to " << *path << "\n";
   }
-  return result.with(verdict_status(*rep), true);
+  return speak_then_leave(s.boot(), result.with(verdict_status(*rep), true));
 }
 
 }  // namespace collbench::cli

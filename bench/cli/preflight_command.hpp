@@ -8,6 +8,7 @@
 
 #include "bench/cli/run_command.hpp"
 #include "bench/cli/session.hpp"
+#include "bench/engine/preflight.hpp"
 
 namespace CLI {
 class App;
@@ -35,5 +36,8 @@ struct PreflightCommand {
 void add_preflight_flags(CLI::App& app, RawPreflightFlags& raw);
 Result<PreflightCommand> resolve_preflight_flags(const RawPreflightFlags& raw);
 CommandResult preflight_command(const PreflightCommand& cmd, const std::vector<std::string>& argv);
+
+// What the preflight needs of an open session (health runs the same preflight).
+engine::PreflightInputs preflight_inputs(Session& s);
 
 }  // namespace collbench::cli

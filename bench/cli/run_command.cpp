@@ -10,6 +10,7 @@
 #include <optional>
 #include <thread>
 
+#include "bench/cli/error_line.hpp"
 #include "bench/cli/expect_file.hpp"
 #include "bench/cli/expected_busbw.hpp"
 #include "bench/cli/launch_env.hpp"
@@ -193,7 +194,8 @@ CommandResult run_rank(const RunCommand& cmd, const std::vector<std::string>& ar
     s.stop_communicators();
     return result.with(outcome.status(), true);
   }
-  return result.with(check_outcome(*outcome, cmd.run.min_busbw_gbps, *expectations), b.rank() == 0);
+  const Status verdict = check_outcome(*outcome, cmd.run.min_busbw_gbps, *expectations);
+  return speak_then_leave(b, result.with(verdict, b.rank() == 0));
 }
 
 }  // namespace
