@@ -103,16 +103,16 @@ TEST(Health, TheTopologyIsComparedWithTheReference) {
 // Published references: none matches two ranks on host memory (one line, exit 2); a named one
 // applies anyway, and its sizes were not in this sweep, so it fails as not measured (exit 13).
 TEST(Health, PublishedReferencesByNameOrAuto) {
-  const Outcome none = run_process(mpirun_collbench(2, {"health", "-b", "1K", "-e", "1K", "-n", "3", "--no-progress",
-                                                        "--expect", "auto"}),
-                                   180);
+  const auto health_expecting = [](const std::string& expect) {
+    return run_process(
+        mpirun_collbench(2, {"health", "-b", "1K", "-e", "1K", "-n", "3", "--no-progress", "--expect", expect}), 180);
+  };
+  const Outcome none = health_expecting("auto");
   ASSERT_EQ(none.exit_code, kUsage) << none.out << none.err;
   EXPECT_NE(none.err.find("--expect auto: no published reference matches this job (2 ranks on 1 host(s)"),
             std::string::npos)
       << none.err;
-  const Outcome named = run_process(mpirun_collbench(2, {"health", "-b", "1K", "-e", "1K", "-n", "3", "--no-progress",
-                                                         "--expect", "h200-8x:50"}),
-                                    180);
+  const Outcome named = health_expecting("h200-8x:50");
   ASSERT_EQ(named.exit_code, kBelowExpectation) << named.out << named.err;
   EXPECT_NE(named.out.find("expectation: all_reduce 67108864 B in_place: not measured, expected busbw >= 184.055 GB/s"),
             std::string::npos)

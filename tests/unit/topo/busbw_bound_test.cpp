@@ -12,18 +12,10 @@
 namespace collbench::topo {
 namespace {
 
-using testing::fixture;
-
-Topology load(const std::string& name) {
-  auto t = load_topology_file(fixture(name));
-  EXPECT_TRUE(t.ok()) << t.status().message();
-  return t.ok() ? *t : Topology{};
-}
-
 const char* const kNvSwitchGpus[] = {"0000:18:00.0", "0000:19:00.0", "0000:40:00.0", "0000:41:00.0"};
 
 TEST(BusbwBound, NvLinkInsideOneHost) {
-  const Topology t = load("nccl_nvswitch.xml");
+  const Topology t = testing::load_fixture("nccl_nvswitch.xml");
   std::vector<RankPlace> ranks;
   for (const char* bus : kNvSwitchGpus) ranks.push_back({"node1", bus});
   const BusbwBound b = busbw_bound({{"node1", &t, 0}}, ranks);
@@ -32,7 +24,7 @@ TEST(BusbwBound, NvLinkInsideOneHost) {
 }
 
 TEST(BusbwBound, TheNicsBetweenHosts) {
-  const Topology t = load("nccl_nvswitch.xml");
+  const Topology t = testing::load_fixture("nccl_nvswitch.xml");
   std::vector<RankPlace> ranks;
   for (const char* host : {"node1", "node2"}) {
     for (const char* bus : kNvSwitchGpus) ranks.push_back({host, bus});
@@ -44,7 +36,7 @@ TEST(BusbwBound, TheNicsBetweenHosts) {
 
 TEST(BusbwBound, TheNarrowestPcieLinkWithoutNvLink) {
   if (!hwloc_available()) GTEST_SKIP() << "built without hwloc";
-  const Topology t = load("consumer_board.xml");
+  const Topology t = testing::load_fixture("consumer_board.xml");
   const BusbwBound b = busbw_bound({{"desktop", &t, 0}}, {{"desktop", "0000:01:00.0"}, {"desktop", "0000:02:00.0"}});
   EXPECT_NEAR(b.gbps, 7.88, 0.01);
   EXPECT_EQ(b.bottleneck, "the narrowest PCIe link (PHB) between GPU0 and GPU1 on desktop");
@@ -67,7 +59,7 @@ TEST(BusbwBound, UnknownIsSaidWithItsReason) {
   EXPECT_EQ(b.gbps, 0);
   EXPECT_EQ(b.bottleneck, "no NIC speed is known on h1");
   EXPECT_EQ(busbw_bound({{"h1", &none, 10}}, {{"h1", ""}, {"h2", ""}}).bottleneck, "nothing is known of host h2");
-  const Topology t = load("nccl_nvswitch.xml");
+  const Topology t = testing::load_fixture("nccl_nvswitch.xml");
   EXPECT_EQ(busbw_bound({{"n", &t, 0}}, {{"n", "0000:18:00.0"}, {"n", "0000:99:00.0"}}).bottleneck,
             "GPU 0000:99:00.0 is not in the topology of n");
 }

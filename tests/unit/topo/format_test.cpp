@@ -9,12 +9,6 @@
 namespace collbench::topo {
 namespace {
 
-Topology load(const std::string& name) {
-  auto t = load_topology_file(testing::fixture(name));
-  EXPECT_TRUE(t.ok()) << t.status().message();
-  return t.ok() ? *t : Topology{};
-}
-
 std::size_t count(const std::string& text, const std::string& what) {
   std::size_t n = 0;
   for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
@@ -31,7 +25,7 @@ TEST(FormatText, RenderTablePadsColumns) {
 }
 
 TEST(FormatText, MatrixLegendAndTables) {
-  const Topology t = load("nccl_nvswitch.xml");
+  const Topology t = testing::load_fixture("nccl_nvswitch.xml");
   const std::string text = format_text(t, analyze(t));
   EXPECT_NE(text.find("      GPU0  GPU1  GPU2  GPU3  NIC0  NIC1  CPU Affinity  NUMA Affinity\n"
                       "GPU0  X     NV18  NV18  NV18  PIX   NODE  0-15          0\n"),
@@ -63,7 +57,7 @@ TEST(FormatText, NoGpusIsSaidPlainly) {
 }
 
 TEST(FormatDot, GraphHighlightsGpusAndNics) {
-  const Topology t = load("nccl_nvswitch.xml");
+  const Topology t = testing::load_fixture("nccl_nvswitch.xml");
   const std::string dot = format_dot(t, analyze(t));
   EXPECT_EQ(dot.rfind("graph topology {", 0), 0u);
   EXPECT_EQ(dot.substr(dot.size() - 2), "}\n");
@@ -79,13 +73,13 @@ TEST(FormatDot, GraphHighlightsGpusAndNics) {
 
 TEST(FormatDot, DirectNvlinksAndOmittedDevices) {
   if (!hwloc_available()) GTEST_SKIP() << "built without hwloc";
-  const Topology ring = load("nvlink_ring.xml");
+  const Topology ring = testing::load_fixture("nvlink_ring.xml");
   const std::string dot = format_dot(ring, analyze(ring));
   EXPECT_EQ(count(dot, "[label=\"NV2\""), 2u);
   EXPECT_EQ(count(dot, "[label=\"NV1\""), 2u);
   EXPECT_EQ(dot.find("nvswitch"), std::string::npos);
 
-  const Topology board = load("consumer_board.xml");
+  const Topology board = testing::load_fixture("consumer_board.xml");
   const std::string dot2 = format_dot(board, analyze(board));
   EXPECT_NE(dot2.find("(2 other PCI objects not shown)"), std::string::npos) << dot2;  // the BMC display path
   EXPECT_NE(dot2.find("HostBridge\\n0000:[00-0f]"), std::string::npos);

@@ -10,14 +10,8 @@ namespace {
 
 using testing::fixture;
 
-Topology load(const std::string& name) {
-  auto t = load_topology_file(fixture(name));
-  EXPECT_TRUE(t.ok()) << t.status().message();
-  return t.ok() ? *t : Topology{};
-}
-
 TEST(NcclSource, FullDumpWithNvlinksAndNets) {
-  const Topology t = load("nccl_nvswitch.xml");
+  const Topology t = testing::load_fixture("nccl_nvswitch.xml");
   EXPECT_EQ(t.source, SourceKind::kNcclXml);
   ASSERT_EQ(t.numa_nodes.size(), 1u);
   EXPECT_EQ(t.numa_nodes[0].cpus.to_list(), "0-15");
@@ -47,13 +41,13 @@ TEST(NcclSource, FullDumpWithNvlinksAndNets) {
 
 TEST(NcclSource, ExpectedMatrices) {
   for (const char* name : {"nccl_nvswitch", "nccl_degraded_link"}) {
-    const Topology t = load(std::string(name) + ".xml");
+    const Topology t = testing::load_fixture(std::string(name) + ".xml");
     EXPECT_EQ(testing::smi_cells(t, analyze(t)), testing::matrix_file(fixture(std::string(name) + ".expected.txt"))) << name;
   }
 }
 
 TEST(NcclSource, DegradedLinkNarrowsPathsAndIsNoted) {
-  const Topology t = load("nccl_degraded_link.xml");
+  const Topology t = testing::load_fixture("nccl_degraded_link.xml");
   const Analysis a = analyze(t);
   ASSERT_EQ(t.gpus.size(), 4u);
   EXPECT_EQ(t.pci[static_cast<std::size_t>(t.gpus[2].pci)].link.width, 8);

@@ -1,6 +1,8 @@
 // Helpers shared by the topo tests: fixture paths, loading, and the nvidia-smi matrix as cells.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -20,6 +22,13 @@ inline std::string fixture(const std::string& name) { return std::string(COLLBEN
 inline std::string shared_fixture_dir() {
   const char* env = std::getenv("COLLBENCH_TOPOLOGY_FIXTURES");
   return env != nullptr && *env != '\0' ? env : COLLBENCH_SHARED_FIXTURES_DIR;
+}
+
+// A fixture's topology; a load failure fails the test and gives an empty topology.
+inline Topology load_fixture(const std::string& name) {
+  auto t = load_topology_file(fixture(name));
+  EXPECT_TRUE(t.ok()) << t.status().message();
+  return t.ok() ? *t : Topology{};
 }
 
 inline bool file_exists(const std::string& path) { return std::ifstream(path).good(); }
