@@ -56,6 +56,7 @@ Result<const Entry*> find_in(std::string_view flag, std::string_view name, const
 template <typename Entry>
 std::vector<std::string> names_of(const std::vector<const Entry*>& built, const std::vector<Absent>& absent) {
   std::vector<std::string> out;
+  out.reserve(built.size() + absent.size());
   for (const Entry* e : built) out.emplace_back(e->name);
   for (const Absent& a : absent) out.emplace_back(a.name);
   return out;

@@ -99,7 +99,8 @@ std::uint64_t peer_count(const PeerCounts& p, int from, int to) {
     // nccl-tests' arithmetic, operation for operation, so that the counts are the same.
     const auto n = static_cast<std::uint64_t>(p.nranks);
     const auto distance = static_cast<double>((to - from + p.nranks) % p.nranks);
-    const auto sum_distances = static_cast<double>(n * (n - 1) / 2);
+    // n(n-1) is even: the integer division is exact, as in nccl-tests.
+    const auto sum_distances = static_cast<double>(n * (n - 1) / 2);  // NOLINT(bugprone-integer-division)
     const double total = static_cast<double>(p.total_bytes);
     const double uniform = total / static_cast<double>(n);
     const double weighted = distance * total / sum_distances;

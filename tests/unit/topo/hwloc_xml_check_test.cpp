@@ -84,8 +84,9 @@ TEST(HwlocXmlCheck, LetsThroughWhatHwlocReads) {
       machine(numa + pu()) + "<cpukind cpuset=\"0x1\"/><memattr name=\"x\"><memattr_value initiator_cpuset=\"0x1\"/>"
                              "</memattr>",
       // White space between elements is no stop for hwloc; the PU before a comment is read.
-      "<object type=\"Machine\" cpuset=\"0x1\" complete_cpuset=\"0x2\" nodeset=\"0x1\" complete_nodeset=\"0x1\">"
-      " \n\t<object type=\"PU\" os_index=\"0\" cpuset=\"0x1\" complete_cpuset=\"0x1\"/><!-- c --></object>",
+      std::string("<object type=\"Machine\" cpuset=\"0x1\" complete_cpuset=\"0x2\" nodeset=\"0x1\" ") +
+          "complete_nodeset=\"0x1\"> \n\t<object type=\"PU\" os_index=\"0\" cpuset=\"0x1\" complete_cpuset=\"0x1\"/>"
+          "<!-- c --></object>",
       // hwloc stops at an unknown tag after the root object.
       machine(numa + pu()) + "<future/><distances2 nbobjs=\"70000\"/>",
   };
