@@ -1,8 +1,8 @@
 #include "report/references.hpp"
 
 #include <array>
-#include <cctype>
 
+#include "common/strings.hpp"
 #include "common/units.hpp"
 
 namespace collbench::report {
@@ -31,15 +31,7 @@ const std::array kReferences = {
 };
 
 bool contains_ignoring_case(std::string_view text, std::string_view part) {
-  if (part.empty()) return true;
-  for (std::size_t i = 0; i + part.size() <= text.size(); ++i) {
-    bool same = true;
-    for (std::size_t k = 0; k < part.size() && same; ++k) {
-      same = std::tolower(static_cast<unsigned char>(text[i + k])) == std::tolower(static_cast<unsigned char>(part[k]));
-    }
-    if (same) return true;
-  }
-  return false;
+  return to_lower(text).find(to_lower(part)) != std::string::npos;
 }
 
 bool fits(const PublishedReference& r, const std::vector<std::string>& device_names, int hosts) {
@@ -54,6 +46,20 @@ bool fits(const PublishedReference& r, const std::vector<std::string>& device_na
 }  // namespace
 
 std::span<const PublishedReference> published_references() { return kReferences; }
+
+std::string reference_names() {
+  std::vector<std::string> names;
+  names.reserve(kReferences.size());
+  for (const auto& r : kReferences) names.emplace_back(r.name);
+  return join(names, ", ");
+}
+
+const PublishedReference* find_reference(std::string_view name) {
+  for (const auto& r : kReferences) {
+    if (r.name == name) return &r;
+  }
+  return nullptr;
+}
 
 const PublishedReference* match_reference(const std::vector<std::string>& device_names, int hosts) {
   const PublishedReference* found = nullptr;

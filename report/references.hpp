@@ -38,6 +38,12 @@ struct PublishedReference {
 
 std::span<const PublishedReference> published_references();
 
+// "a100-sxm4-8x, h200-8x": every reference's name, for help texts and errors.
+std::string reference_names();
+
+// The reference of that name; nullptr when there is none.
+const PublishedReference* find_reference(std::string_view name);
+
 // The reference whose GPU model every rank's device has, with the job's rank and host counts;
 // nullptr when none (or more than one) matches.
 const PublishedReference* match_reference(const std::vector<std::string>& device_names, int hosts);

@@ -20,12 +20,6 @@ bool names_reference(const std::string& spec) {
          !std::filesystem::exists(spec, ec);
 }
 
-std::string known_references() {
-  std::string names = "auto";
-  for (const auto& r : report::published_references()) names += ", " + std::string(r.name);
-  return names;
-}
-
 Result<std::vector<report::Expectation>> from_reference(bootstrap::Bootstrap& boot, const std::string& spec,
                                                         const std::string& device_name, const std::string& host) {
   COLLBENCH_ASSIGN_OR_RETURN(const report::ReferenceChoice choice, report::parse_reference_choice(spec));
@@ -42,15 +36,13 @@ Result<std::vector<report::Expectation>> from_reference(bootstrap::Bootstrap& bo
       return Status::error(ErrorCode::kUsage,
                            "--expect auto: no published reference matches this job (" + std::to_string(devices.size()) +
                                " ranks on " + std::to_string(distinct.size()) + " host(s), rank 0 on " + devices.front() +
-                               "); references: " + known_references() + " (docs/health.md); or give a file");
+                               "); references: auto, " + report::reference_names() + " (docs/health.md); or give a file");
     }
   } else {
-    for (const auto& r : report::published_references()) {
-      if (r.name == choice.name) reference = &r;
-    }
+    reference = report::find_reference(choice.name);
     if (reference == nullptr) {
       return Status::error(ErrorCode::kUsage, "--expect " + spec + ": no such file, and no published reference of that "
-                                                  "name (references: " + known_references() + ")");
+                                                  "name (references: auto, " + report::reference_names() + ")");
     }
   }
   return report::expectations_from(*reference, choice.percent);

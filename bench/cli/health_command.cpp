@@ -21,6 +21,7 @@
 #include "bench/engine/rank_table.hpp"
 #include "bench/engine/runner.hpp"
 #include "common/file_io.hpp"
+#include "common/strings.hpp"
 #include "common/units.hpp"
 #include "report/analysis/expectations.hpp"
 #include "report/analysis/health.hpp"
@@ -66,9 +67,7 @@ report::TopologyCheck check_topologies(const std::vector<HostTopology>& hosts, c
                                        const std::optional<topo::Topology>& reference, const std::string& reference_path) {
   report::TopologyCheck check;
   if (!failures.empty()) {
-    std::string why = "discovery failed on ";
-    for (std::size_t i = 0; i < failures.size(); ++i) why += (i == 0 ? "" : "; ") + failures[i];
-    check.not_checked_why = why;
+    check.not_checked_why = "discovery failed on " + join(failures, "; ");
     return check;
   }
   check.checked = true;
@@ -350,10 +349,7 @@ Result<HealthCommand> resolve_health_flags(const RawHealthFlags& raw) {
 CommandResult health_command(const HealthCommand& cmd, const std::vector<std::string>& argv, SignalStop& signals) {
   const RunCommand& run = cmd.run;
   const SessionChoices choices{run.bootstrap, run.backend, run.timeout_s, run.stagger_ms, run.device};
-  if (run.gpus_per_process == 1) return health_rank(cmd, argv, signals, Session::open(choices));
-  auto group = ThreadedSessions::open(choices, run.gpus_per_process);
-  if (!group.ok()) return CommandResult::from_launcher(topo::host_name()).with(group.status(), true);
-  return run_threads(**group, [&](Result<std::unique_ptr<Session>> session) {
+  return run_ranks(choices, run.gpus_per_process, [&](Result<std::unique_ptr<Session>> session) {
     return health_rank(cmd, argv, signals, std::move(session));
   });
 }

@@ -282,13 +282,6 @@ RawRunFlags nccl_tests_defaults() {
 
 namespace {
 
-// The published references' names, from their table.
-std::string reference_names() {
-  std::string names;
-  for (const auto& r : report::published_references()) names += (names.empty() ? "" : ", ") + std::string(r.name);
-  return names;
-}
-
 // The collectives and what each does, from the traits table.
 std::string collective_help() {
   std::string text = "Collectives to run, or all (default all_reduce):";
@@ -344,7 +337,7 @@ void add_run_flags(CLI::App& app, RawRunFlags& raw, bool with_positional) {
       ->type_name("FILE");
   app.add_option("--expect", raw.expect_file,
                  "Check the run against a JSON file of expected figures (schema collbench.expect, docs/health.md), "
-                 "or a published figure of this system: auto, or a reference's name (" + reference_names() +
+                 "or a published figure of this system: auto, or a reference's name (" + report::reference_names() +
                      "), with :PCT the share to reach (90); a miss, or an expected row not measured, ends with exit 13")
       ->type_name("FILE|auto|NAME[:PCT]");
   app.add_option("--seed", raw.seed, "Seed of the checked data")->capture_default_str()->type_name("N");
