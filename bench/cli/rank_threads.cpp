@@ -4,6 +4,8 @@
 #include <thread>
 #include <vector>
 
+#include "topo/host_info.hpp"
+
 namespace collbench::cli {
 namespace {
 
@@ -18,8 +20,6 @@ CommandResult pick_result(const std::vector<CommandResult>& results, int first_f
   }
   return root;
 }
-
-}  // namespace
 
 CommandResult run_threads(ThreadedSessions& group,
                           const std::function<CommandResult(Result<std::unique_ptr<Session>>)>& body) {
@@ -42,6 +42,16 @@ CommandResult run_threads(ThreadedSessions& group,
     run_one(0);
   }
   return pick_result(results, first_failure.load());
+}
+
+}  // namespace
+
+CommandResult run_ranks(const SessionChoices& choices, int gpus_per_process,
+                        const std::function<CommandResult(Result<std::unique_ptr<Session>>)>& body) {
+  if (gpus_per_process == 1) return body(Session::open(choices));
+  auto group = ThreadedSessions::open(choices, gpus_per_process);
+  if (!group.ok()) return CommandResult::from_launcher(topo::host_name()).with(group.status(), true);
+  return run_threads(**group, body);
 }
 
 }  // namespace collbench::cli

@@ -9,11 +9,12 @@
 
 namespace collbench::cli {
 
-// Runs `body` for each rank of the group, rank 0 of the process on this thread (the only one
-// that talks to the process-level bootstrap, as MPI may require). A rank that fails stops every
-// communicator of the process and wakes the others; the result is the failure that came first,
-// unless it stays quiet and another rank has something to print.
-CommandResult run_threads(ThreadedSessions& group,
-                          const std::function<CommandResult(Result<std::unique_ptr<Session>>)>& body);
+// A command's ranks of this process: one on this thread, or `gpus_per_process` (-g) on as many
+// threads, each with a session of its own. With threads, rank 0 of the process runs on this
+// thread (the only one that talks to the process-level bootstrap, as MPI may require); a rank
+// that fails stops every communicator of the process and wakes the others, and the result is
+// the failure that came first, unless it stays quiet and another rank has something to print.
+CommandResult run_ranks(const SessionChoices& choices, int gpus_per_process,
+                        const std::function<CommandResult(Result<std::unique_ptr<Session>>)>& body);
 
 }  // namespace collbench::cli

@@ -212,10 +212,7 @@ CommandResult CommandResult::from_launcher(const std::string& host) {
 CommandResult run_command(const RunCommand& cmd, const std::vector<std::string>& argv, SignalStop& signals) {
   if (cmd.malloc_keep) keep_large_allocations();
   const SessionChoices choices{cmd.bootstrap, cmd.backend, cmd.timeout_s, cmd.stagger_ms, cmd.device};
-  if (cmd.gpus_per_process == 1) return run_rank(cmd, argv, signals, Session::open(choices));
-  auto group = ThreadedSessions::open(choices, cmd.gpus_per_process);
-  if (!group.ok()) return CommandResult::from_launcher(topo::host_name()).with(group.status(), true);
-  return run_threads(**group, [&](Result<std::unique_ptr<Session>> session) {
+  return run_ranks(choices, cmd.gpus_per_process, [&](Result<std::unique_ptr<Session>> session) {
     return run_rank(cmd, argv, signals, std::move(session));
   });
 }
