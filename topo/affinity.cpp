@@ -1,6 +1,5 @@
 #include "topo/affinity.hpp"
 
-#include <cmath>
 #include <map>
 #include <tuple>
 
@@ -20,21 +19,18 @@ bool all_ports_down(const Nic& nic) {
   return true;
 }
 
-// Bandwidths compared at 0.01 GB/s, so that float noise does not break ties.
-long long centi(double gbps) { return std::llround(gbps * 100.0); }
-
 struct Candidate {
   int nic;
   bool down;
   bool plain;  // not RDMA
   PciPath path;
-  long long bw;
+  long long bw;  // hundredths of a GB/s, so that float noise does not break ties
   std::string bus;
 };
 
 Candidate candidate(const Topology& topo, const Path& path, int nic) {
   const Nic& n = topo.nics[static_cast<std::size_t>(nic)];
-  return {nic, all_ports_down(n), !is_rdma(n.kind), path.pci, centi(path.pci_gbps), n.bus_id};
+  return {nic, all_ports_down(n), !is_rdma(n.kind), path.pci, hundredths(path.pci_gbps), n.bus_id};
 }
 
 // Class first (what nvidia-smi users read), then bandwidth.

@@ -23,8 +23,6 @@ std::string model_of(std::uint16_t vendor, std::uint16_t device, const std::stri
   return name.empty() ? buf : name + " [" + buf + "]";
 }
 
-long long centi(double v) { return std::llround(v * 100.0); }
-
 // For each of `ref`'s items, the index of `other`'s item with the same key (bus id, os_index),
 // or -1. The n-th item with a key pairs with the n-th of the other side, so duplicate or missing
 // keys (edited captures, unreadable addresses) still pair a topology with its own copy.
@@ -70,10 +68,10 @@ void compare_links(const Topology& ref, const Topology& other, std::vector<std::
     if (la.width > 0 && lb.width > 0 && lb.width != la.width) {
       what.emplace_back(lb.width < la.width ? "lower width" : "higher width");
     }
-    if (la.gts > 0 && lb.gts > 0 && centi(lb.gts) != centi(la.gts)) {
+    if (la.gts > 0 && lb.gts > 0 && hundredths(lb.gts) != hundredths(la.gts)) {
       what.emplace_back(lb.gts < la.gts ? "lower speed" : "higher speed");
     }
-    if (what.empty() && centi(la.gbps) != centi(lb.gbps) && la.gbps > 0 && lb.gbps > 0) {
+    if (what.empty() && hundredths(la.gbps) != hundredths(lb.gbps) && la.gbps > 0 && lb.gbps > 0) {
       what.emplace_back(lb.gbps < la.gbps ? "lower bandwidth" : "higher bandwidth");
     }
     if (what.empty()) continue;
@@ -131,7 +129,7 @@ void compare_ports(const std::string& who, const Nic& a, const Nic& b, std::vect
       out.push_back(who + " port " + std::to_string(pa.number) + " is " + (pb->state.empty() ? "in an unknown state" : pb->state) +
                     " instead of " + pa.state);
     }
-    if (pa.rate_gbps > 0 && pb->rate_gbps > 0 && centi(pa.rate_gbps) != centi(pb->rate_gbps)) {
+    if (pa.rate_gbps > 0 && pb->rate_gbps > 0 && hundredths(pa.rate_gbps) != hundredths(pb->rate_gbps)) {
       out.push_back(who + " port " + std::to_string(pa.number) + " runs at " + format_gbps(pb->rate_gbps) +
                     " Gb/s instead of " + format_gbps(pa.rate_gbps) + " Gb/s");
     }

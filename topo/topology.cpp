@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <tuple>
@@ -197,6 +198,12 @@ double pcie_gbps(double gts, int width) {
   // 8b/10b up to 5 GT/s, 128b/130b for 8-32 GT/s, FLIT mode (242/256) from 64 GT/s on.
   const double efficiency = gts <= 5.0 ? 0.8 : gts < 64.0 ? 128.0 / 130.0 : 242.0 / 256.0;
   return gts * efficiency * width / 8.0;
+}
+
+long long hundredths(double value) {
+  constexpr double kLimit = 1e15;
+  if (std::isnan(value)) return 0;
+  return std::llround(std::clamp(value * 100.0, -kLimit, kLimit));
 }
 
 double PciLink::busy_gbps() const {

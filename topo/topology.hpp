@@ -154,6 +154,11 @@ std::optional<std::string> normalize_bus_id(std::string_view text);
 // PCIe data rate per direction in GB/s for a lane rate in GT/s (encoding overhead included).
 double pcie_gbps(double gts, int width);
 
+// A rate in hundredths, for comparisons that must not see float noise. Saturates at +-1e15 and
+// reads NaN as 0: a capture may claim any number, and llround of an out-of-range value (then
+// negated for a descending sort) would be undefined.
+long long hundredths(double value);
+
 // "8 GT/s x16 (15.75 GB/s)", "15.75 GB/s" or "unknown", for the current or the maximum link.
 std::string describe_link(const PciLink& link, bool maximum = false);
 // "GPU3", "NIC2"; and a NIC's name, else its bus id, else "NIC2".

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 namespace collbench::topo {
 namespace {
 
@@ -23,6 +25,15 @@ TEST(Topology, PcieBandwidthIncludesEncoding) {
   EXPECT_NEAR(pcie_gbps(32.0, 16), 63.0154, 1e-3);  // Gen5 x16
   EXPECT_EQ(pcie_gbps(0, 16), 0);
   EXPECT_EQ(pcie_gbps(16, 0), 0);
+}
+
+TEST(Topology, HundredthsSaturateOnAbsurdRates) {
+  EXPECT_EQ(hundredths(15.7538), 1575);
+  EXPECT_EQ(hundredths(-0.004), 0);
+  EXPECT_EQ(hundredths(pcie_gbps(1e300, 16)), 1'000'000'000'000'000);  // a fuzzed capture's claim
+  EXPECT_EQ(hundredths(-1e300), -1'000'000'000'000'000);
+  EXPECT_EQ(hundredths(std::numeric_limits<double>::quiet_NaN()), 0);
+  EXPECT_EQ(hundredths(std::numeric_limits<double>::infinity()), 1'000'000'000'000'000);
 }
 
 TEST(Topology, BusyBandwidthKeepsWidthButNotIdleSpeed) {
