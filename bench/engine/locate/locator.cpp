@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <span>
@@ -22,6 +23,7 @@ constexpr double kReserveMinS = 0.5;     // verdict exchange and output
 constexpr double kReserveShare = 0.03;
 constexpr std::size_t kMaxRechecks = 16;  // pairs and rings measured alone, at most
 constexpr int kAlternations = 3;          // each suspect and its control, measured alone in turn
+constexpr double kSlowLinkFactor = 3.0;   // all_reduce per byte over the pairs' that means a slow link
 
 // What each rank reports after an arrival phase, a step of pairs or rings, and a recheck.
 // Every rank gathers every rank's row, so that every rank decides alike.
@@ -77,6 +79,12 @@ double quiet_for(std::uint64_t warmup, std::uint64_t iterations, double cost_s) 
 
 std::string phase_note(const PhasePlan& p) { return p.note; }
 
+std::string seconds_text(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g s", s);
+  return buf;
+}
+
 class Locator {
  public:
   Locator(const LocateOptions& o, bootstrap::Bootstrap& boot, backend::Backend& backend, Watchdog* watchdog,
@@ -91,6 +99,11 @@ class Locator {
     double elapsed_s = 0;
     bool stop = false;
   };
+  // A step's warm-up, agreed by every rank: what one iteration of it cost its slowest rank.
+  struct Warmed {
+    double cost_s = 0;
+    Agreed agreed;
+  };
 
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - o_.start).count(); }
   double stop_flag() const { return stop_.stop_requested() ? 1.0 : 0.0; }
@@ -100,11 +113,17 @@ class Locator {
   Status probe();
   void make_plan();
   Status straggler();
+  void replan_for_slowest_link();
   Status pairs();
+  Result<Warmed> warm_up(std::uint64_t bytes, RingPeers peers, std::uint64_t warmup, double previous_cost_s);
+  std::uint64_t step_iterations(const PhasePlan& plan, const Repetitions& reps, double deadline_s, const Warmed& w,
+                                int steps_left) const;
   Result<std::vector<StepRow>> pair_round(const Round& round, std::uint64_t bytes, std::uint64_t iterations);
   void note_round(const Round& round, int r, std::uint64_t iterations, const std::vector<StepRow>& rows);
   Status groups();
-  Status group_kind(const std::vector<Group>& groups, std::uint64_t iterations, Agreed& a, double& cost_s);
+  // Returns false when the budget leaves no time for this kind of groups.
+  Result<bool> group_kind(const std::vector<Group>& groups, const PhasePlan& plan, double deadline_s, int kinds_left,
+                          Agreed& a, double& cost_s);
   Status confirm();
   Result<double> recheck(const std::vector<int>& members, std::uint64_t bytes, std::uint64_t iterations, double cost_s,
                          Agreed& a);
@@ -148,6 +167,27 @@ std::uint64_t Locator::next_iterations(const PhasePlan& plan, const Repetitions&
                                        double agreed_s, int steps_left, double cost_s) const {
   const std::uint64_t fit = iterations_that_fit(deadline_s - agreed_s, steps_left, cost_s, inputs_.step_overhead_s, reps);
   return std::min(plan.iterations, fit);
+}
+
+Result<Locator::Warmed> Locator::warm_up(std::uint64_t bytes, RingPeers peers, std::uint64_t warmup,
+                                         double previous_cost_s) {
+  const std::uint64_t n = std::max<std::uint64_t>(warmup, 1);
+  COLLBENCH_ASSIGN_OR_RETURN(LoopSamples w,
+                             loops_.p2p(bytes, peers.send, peers.recv, 0, n, quiet_for(0, n, previous_cost_s)));
+  std::array<double, 3> v = {w.elapsed_s / static_cast<double>(n), elapsed(), stop_flag()};
+  COLLBENCH_RETURN_IF_ERROR(boot_.allreduce(v, ReduceOp::kMax));
+  return Warmed{v[0], Agreed{v[1], v[2] != 0}};
+}
+
+// Repetitions fitted to what this step's warm-up cost, not to the step before it: one slow
+// round (a faulted host's pairs) must not overrun the budget. A step whose share of the time
+// left is too short for the minimum still runs the minimum while the time left holds it, so
+// that a slow step is measured rather than skipped; the steps after it then fit what remains.
+std::uint64_t Locator::step_iterations(const PhasePlan& plan, const Repetitions& reps, double deadline_s,
+                                       const Warmed& w, int steps_left) const {
+  const std::uint64_t k = next_iterations(plan, reps, deadline_s, w.agreed.elapsed_s, steps_left, w.cost_s);
+  if (k > 0) return k;
+  return next_iterations(plan, reps, deadline_s, w.agreed.elapsed_s, 1, w.cost_s) > 0 ? reps.minimum : 0;
 }
 
 void Locator::step_done(const std::string& what, std::uint64_t bytes) {
@@ -299,12 +339,42 @@ Status Locator::straggler() {
   return ok_status();
 }
 
+// The probe's pairs are round 0's alone and may all miss a slow host or link; the straggler
+// phase's all_reduce crosses every link. A ring moves 2(n-1)/n of the message over each link
+// and a pair the whole message, so a pair across the slowest link costs per byte about
+// n/(2(n-1)) of what the all_reduce did. When that is kSlowLinkFactor times what the probe's
+// pairs cost (more than contention explains: healthy jobs here stay under 1.6), the later
+// phases are planned again with it, so that a faulted host's rounds take smaller messages
+// and fit the budget rather than a few rounds of large ones. Every rank holds the same
+// figures (the loop's times are reduced), so every rank plans alike.
+void Locator::replan_for_slowest_link() {
+  if (report_.all_reduce.empty() || plan_.pairs.skipped || boot_.size() < 2) return;
+  const report::LocateSize& last = report_.all_reduce.back();
+  const double n = boot_.size();
+  const double per_byte =
+      std::max(0.0, last.time_us * 1e-6 - inputs_.all_reduce.fixed_s) / static_cast<double>(last.size_bytes);
+  const double slowest_link = per_byte * n / (2 * (n - 1));
+  const double ratio = slowest_link / std::max(inputs_.p2p.per_byte_s, 1e-15);
+  if (ratio <= kSlowLinkFactor) return;
+  inputs_.p2p.per_byte_s = slowest_link;
+  const LocatePlan again = plan_locate(inputs_);
+  plan_.pairs = again.pairs;
+  plan_.confirm = again.confirm;
+  if (!plan_.groups.skipped) plan_.groups = again.groups;
+  char text[160];
+  std::snprintf(text, sizeof text,
+                "the all_reduce crossed a link about %.0fx slower than the first pairs: pairs and rings were "
+                "planned again for it",
+                ratio);
+  report_.notes.emplace_back(text);
+}
+
 // One round of one pass: every rank exchanges with its partner (or sits out), then all
 // learn every rank's median time, its cost per iteration, its clock and stop requests.
 Result<std::vector<StepRow>> Locator::pair_round(const Round& round, std::uint64_t bytes, std::uint64_t iterations) {
   const int partner = partner_in(round, boot_.rank());
-  COLLBENCH_ASSIGN_OR_RETURN(LoopSamples mine, loops_.p2p(bytes, partner, partner, inputs_.pairs.warmup, iterations,
-                                                          quiet_for(inputs_.pairs.warmup, iterations, p2p_cost_s_)));
+  COLLBENCH_ASSIGN_OR_RETURN(LoopSamples mine,
+                             loops_.p2p(bytes, partner, partner, 0, iterations, quiet_for(0, iterations, p2p_cost_s_)));
   return gather_rows(boot_, StepRow{.median_us = median_us(mine.iteration_us),
                                      .cost_s = mine.elapsed_s / static_cast<double>(iterations),
                                      .elapsed_s = elapsed(),
@@ -346,15 +416,25 @@ Status Locator::pairs() {
   }
   for (int step = 0; step < plan.steps && !plan.skipped; ++step) {
     if (a.stop) return interrupted();
-    const std::uint64_t k = next_iterations(plan, inputs_.pairs, deadline, a.elapsed_s, plan.steps - step, p2p_cost_s_);
-    if (k == 0) {
+    // Before the warm-up: does the time left hold the minimum at the last round's cost?
+    if (next_iterations(plan, inputs_.pairs, deadline, a.elapsed_s, 1, p2p_cost_s_) == 0) {
       cut = "cut by the budget after " + std::to_string(step) + " of " + std::to_string(plan.steps) + " rounds";
       break;
     }
     const int r = step % per_pass;
     if (r == 0) pass_rounds = relabel(rounds_, boot_.size(), step / per_pass);
     const Round& round = pass_rounds[static_cast<std::size_t>(r)];
-    COLLBENCH_ASSIGN_OR_RETURN(auto rows, pair_round(round, bytes, k));
+    const int partner = partner_in(round, boot_.rank());
+    COLLBENCH_ASSIGN_OR_RETURN(const Warmed w, warm_up(bytes, {partner, partner}, inputs_.pairs.warmup, p2p_cost_s_));
+    if (w.agreed.stop) return interrupted();
+    p2p_cost_s_ = w.cost_s;
+    const std::uint64_t fitted = step_iterations(plan, inputs_.pairs, deadline, w, plan.steps - step);
+    if (fitted == 0) {
+      cut = "cut by the budget after " + std::to_string(step) + " of " + std::to_string(plan.steps) +
+            " rounds (the next round's warm-up took " + seconds_text(w.cost_s) + " per iteration)";
+      break;
+    }
+    COLLBENCH_ASSIGN_OR_RETURN(auto rows, pair_round(round, bytes, fitted));
     a = Agreed{};
     p2p_cost_s_ = 0;
     for (const auto& x : rows) {
@@ -362,7 +442,7 @@ Status Locator::pairs() {
       a.elapsed_s = std::max(a.elapsed_s, x.elapsed_s);
       a.stop = a.stop || x.stop != 0;
     }
-    note_round(round, r, k, rows);
+    note_round(round, r, fitted, rows);
     report_.pair_steps_measured = step + 1;
     step_done("pairs", bytes);
   }
@@ -376,17 +456,25 @@ Status Locator::pairs() {
   return ok_status();
 }
 
-// One kind of groups at once; returns, agreed by all ranks, the clock and the cost per
-// iteration of the slowest rank.
-Status Locator::group_kind(const std::vector<Group>& groups, std::uint64_t iterations, Agreed& a, double& cost_s) {
+// One kind of groups at once: a warm-up, repetitions fitted to it, the timed rings. Returns,
+// agreed by all ranks, the clock and the cost per iteration of the slowest rank; false when
+// the warm-up showed that the time left does not hold the minimum.
+Result<bool> Locator::group_kind(const std::vector<Group>& groups, const PhasePlan& plan, double deadline_s,
+                                 int kinds_left, Agreed& a, double& cost_s) {
   const std::uint64_t bytes = report_.group_bytes;
   RingPeers peers;
   for (const auto& g : groups) {
     const RingPeers p = ring_peers(g, boot_.rank());
     if (p.send >= 0) peers = p;
   }
-  COLLBENCH_ASSIGN_OR_RETURN(LoopSamples mine, loops_.p2p(bytes, peers.send, peers.recv, inputs_.groups.warmup, iterations,
-                                                          quiet_for(inputs_.groups.warmup, iterations, cost_s)));
+  COLLBENCH_ASSIGN_OR_RETURN(const Warmed w, warm_up(bytes, peers, inputs_.groups.warmup, cost_s));
+  a = w.agreed;
+  cost_s = w.cost_s;
+  if (a.stop) return false;
+  const std::uint64_t iterations = step_iterations(plan, inputs_.groups, deadline_s, w, kinds_left);
+  if (iterations == 0) return false;
+  COLLBENCH_ASSIGN_OR_RETURN(LoopSamples mine,
+                             loops_.p2p(bytes, peers.send, peers.recv, 0, iterations, quiet_for(0, iterations, cost_s)));
   const double median = peers.send >= 0 ? median_us(mine.iteration_us) : 0;
   const double cost = mine.elapsed_s / static_cast<double>(iterations);
   COLLBENCH_ASSIGN_OR_RETURN(
@@ -405,7 +493,7 @@ Status Locator::group_kind(const std::vector<Group>& groups, std::uint64_t itera
     measured_.groups.push_back(std::move(lg));
   }
   step_done(std::string(to_string(groups.front().kind)) + " rings", bytes);
-  return ok_status();
+  return true;
 }
 
 Status Locator::groups() {
@@ -424,13 +512,16 @@ Status Locator::groups() {
   }
   for (std::size_t i = 0; i < kinds.size() && !plan.skipped; ++i) {
     if (a.stop) return interrupted();
-    const std::uint64_t k =
-        next_iterations(plan, inputs_.groups, deadline, a.elapsed_s, static_cast<int>(kinds.size() - i), cost);
-    if (k == 0) {
+    const int left = static_cast<int>(kinds.size() - i);
+    bool measured = next_iterations(plan, inputs_.groups, deadline, a.elapsed_s, 1, cost) > 0;
+    if (measured) {
+      COLLBENCH_ASSIGN_OR_RETURN(measured, group_kind(*kinds[i], plan, deadline, left, a, cost));
+    }
+    if (a.stop) return interrupted();
+    if (!measured) {
       cut = "cut by the budget after " + std::to_string(i) + " of " + std::to_string(kinds.size()) + " kinds of groups";
       break;
     }
-    COLLBENCH_RETURN_IF_ERROR(group_kind(*kinds[i], k, a, cost));
   }
   record_phase("groups", plan, began, cut);
   return ok_status();
@@ -552,6 +643,7 @@ Result<report::LocateReport> Locator::run() {
   COLLBENCH_RETURN_IF_ERROR(probe());
   make_plan();
   COLLBENCH_RETURN_IF_ERROR(straggler());
+  replan_for_slowest_link();
   COLLBENCH_RETURN_IF_ERROR(pairs());
   COLLBENCH_RETURN_IF_ERROR(groups());
   COLLBENCH_RETURN_IF_ERROR(confirm());

@@ -7,6 +7,9 @@
 namespace collbench::engine::locate {
 namespace {
 
+// Below every other figure means something only when there are a few of them.
+constexpr std::size_t kMinOthersToSeparate = 3;
+
 // Median of `sorted` without its element at `pos` (sorted.size() >= 2).
 double median_without(const std::vector<double>& sorted, std::size_t pos) {
   const std::size_t m = sorted.size() - 1;
@@ -28,6 +31,8 @@ class LeaveOneOut {
   }
 
   double reference(double value) const { return median_without(sorted_, position(sorted_, value)); }
+  double lowest_other(double value) const { return position(sorted_, value) == 0 ? sorted_[1] : sorted_[0]; }
+  std::size_t others() const { return sorted_.size() - 1; }
 
   double mad(double value, double reference) {
     const std::vector<double>& dev = deviations(reference);
@@ -86,6 +91,12 @@ std::vector<Judgement> judge(std::span<const double> values, const OutlierRule& 
     // A reference of zero or less has no "slower" side that makes sense: never an outlier.
     j.gap = j.reference > 0 ? below / j.reference : 0;
     j.outlier = j.reference > 0 && j.distance_mads > rule.threshold_mads && j.gap >= rule.min_gap;
+    // Far below every other figure: outside any spread the others show, however wide (a few
+    // figures on an oversubscribed machine can spread 2x and hide a 20x fault from the MADs).
+    const double lowest = others.lowest_other(value);
+    if (others.others() >= kMinOthersToSeparate && lowest > 0 && (lowest - value) / lowest >= rule.decisive_gap) {
+      j.outlier = j.gap >= rule.min_gap;
+    }
     out.push_back(j);
   }
   return out;

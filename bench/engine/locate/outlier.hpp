@@ -8,6 +8,8 @@
 // figures be compared at all, and keeps one very low figure from dragging its own reference;
 // for many figures it is the classic median/MAD rule. The floor keeps tiny noise from being
 // flagged when the others agree closely; the gap says how much slower matters in practice.
+// A figure at least decisive_gap below the lowest of three or more others is an outlier
+// whatever their MAD (with the min_gap still required): it lies outside any spread they show.
 #pragma once
 
 #include <span>

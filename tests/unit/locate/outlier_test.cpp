@@ -25,12 +25,14 @@ std::vector<Judgement> naive(const std::vector<double>& values, const OutlierRul
     }
     Judgement j;
     j.value = values[i];
+    const double lowest = *std::min_element(rest.begin(), rest.end());
     j.reference = median_of(rest);
     for (double& v : rest) v = std::abs(v - j.reference);
     j.spread = std::max(median_of(rest), rule.mad_floor * j.reference);
     j.distance_mads = (j.reference - j.value) / j.spread;
     j.gap = (j.reference - j.value) / j.reference;
     j.outlier = j.distance_mads > rule.threshold_mads && j.gap >= rule.min_gap;
+    if (rest.size() >= 3 && (lowest - j.value) / lowest >= rule.decisive_gap) j.outlier = j.gap >= rule.min_gap;
     out.push_back(j);
   }
   return out;
@@ -71,6 +73,20 @@ TEST(Outlier, BothConditionsAreNeeded) {
   OutlierRule loose;
   loose.min_gap = 0.1;
   EXPECT_EQ(flags({10, 10, 10, 10, 7.5}, loose), (std::vector<bool>{false, false, false, false, true}));
+}
+
+// Three-times oversubscribed ranks of a 3x2 job with one host at a fifth of its bandwidth: the
+// healthy figures spread 2x, which leaves the second faulted rank at only 3.6 MADs.
+TEST(Outlier, FarBelowEveryOtherFigureIsAnOutlierWhateverTheSpread) {
+  const std::vector<double> values = {0.33, 0.67, 0.03, 0.40, 0.59};
+  const auto j = judge(values, {});
+  EXPECT_LT(j[2].distance_mads, 4);
+  EXPECT_TRUE(j[2].outlier);
+  EXPECT_EQ(flags(values), (std::vector<bool>{false, false, true, false, false}));
+  // Only 55 % below the lowest other: the MADs decide, and they do not name it.
+  EXPECT_FALSE(judge(std::vector<double>{0.33, 0.67, 0.15, 0.40, 0.59}, {})[2].outlier);
+  // Two others are too few to call it below all of them.
+  EXPECT_FALSE(judge(std::vector<double>{0.33, 0.03, 0.67}, {})[1].outlier);
 }
 
 TEST(Outlier, TwoFiguresCompareAgainstEachOther) {
