@@ -7,7 +7,9 @@
 #
 # FUZZ_JOBS (default 1) fuzzers run at a time, each under nice -n FUZZ_NICE (default 19), so that
 # fuzzing never slows down other work on the machine. New inputs go to build-fuzz/corpus/<target>/;
-# the committed seeds in tests/fuzz/corpus/<target>/ are only read. Docs: docs/testing.md.
+# the committed seeds in tests/fuzz/corpus/<target>/ are only read. FUZZ_SEED fixes libFuzzer's
+# random seed (CI sets one, so that its pass repeats and its failure reproduces; unset, each run
+# explores anew, which is how new findings are made before a change goes in). Docs: docs/testing.md.
 set -euo pipefail
 ROOT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT_DIR"
@@ -63,6 +65,7 @@ run_one() {
   local args=(-max_total_time="$SECONDS_EACH" -max_len="$max_len" -timeout=30 -rss_limit_mb=2048
               -print_final_stats=1 -artifact_prefix="$artifacts")
   [ -n "$dict" ] && args+=(-dict="$FUZZ_DIR/dict/$dict")
+  [ -n "${FUZZ_SEED:-}" ] && args+=(-seed="$FUZZ_SEED")
   local inputs=("$corpus" "$FUZZ_DIR/corpus/$name")
   [ -d "$FUZZ_DIR/regressions/$name" ] && inputs+=("$FUZZ_DIR/regressions/$name")
   local rc=0 start=$SECONDS
