@@ -33,6 +33,8 @@ struct LocateRule {
   // A rank at least this far below (gap and MADs both) is named without a recheck.
   double decisive_gap = 0;
   double decisive_mads = 0;
+  // How many other figures the decisive gap needs.
+  int decisive_others = 0;
 };
 
 // A measured figure shown beside the compared one ("gbps", "late_us", ...).

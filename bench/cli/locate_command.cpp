@@ -6,6 +6,7 @@
 #include <array>
 #include <iostream>
 
+#include "bench/cli/error_line.hpp"
 #include "bench/cli/host_topology.hpp"
 #include "bench/cli/output_path.hpp"
 #include "bench/cli/registry.hpp"
@@ -206,8 +207,11 @@ CommandResult locate_command(const LocateCommand& cmd, const std::vector<std::st
   if (!rep.ok()) return result.with(rep.status(), true);
   auto outlier = share_verdict(b, rep->verdict == report::LocateVerdict::kOutlier);
   if (!outlier.ok()) return result.with(outlier.status(), true);
+  // The other ranks wait for rank 0's report: a launcher that saw them leave with the outlier's
+  // exit code would end the job before rank 0 had printed what it found.
   if (b.rank() != 0) {
-    return result.with(*outlier ? Status::error(ErrorCode::kOutlier, "locate: outlier found") : ok_status(), false);
+    Status verdict = *outlier ? Status::error(ErrorCode::kOutlier, "locate: outlier found") : ok_status();
+    return speak_then_leave(b, result.with(verdict, false));
   }
 
   rep->job.start_time = start_time;
@@ -218,10 +222,10 @@ CommandResult locate_command(const LocateCommand& cmd, const std::vector<std::st
   report::write_locate_text(std::cout, *rep);
   if (!path->empty()) {
     Status written = report::write_file_atomically(*path, report::locate_json_text(*rep));
-    if (!written.ok()) return result.with(written, true);
+    if (!written.ok()) return speak_then_leave(b, result.with(written, true));
     std::cout << "# JSON report written to " << *path << "\n";
   }
-  return result.with(verdict_status(*rep), true);
+  return speak_then_leave(b, result.with(verdict_status(*rep), true));
 }
 
 }  // namespace collbench::cli

@@ -245,8 +245,9 @@ void write_locate_text(std::ostream& out, const LocateReport& rep) {
   out << "#\n# comparisons: an outlier is more than " << format_shortest(rep.rule.threshold_mads)
       << " MADs (the MAD counted as at least " << percent(rep.rule.mad_floor) << " of the median) and at least "
       << percent(rep.rule.min_gap) << " below the median of the other figures, or " << percent(rep.rule.decisive_gap)
-      << " below the lowest of three or more; a rank " << percent(rep.rule.decisive_gap) << " and "
-      << format_shortest(rep.rule.decisive_mads) << " MADs below needs no recheck\n";
+      << " below the lowest of " << rep.rule.decisive_others << " or more; a rank " << percent(rep.rule.decisive_gap)
+      << " and " << format_shortest(rep.rule.decisive_mads) << " MADs below " << rep.rule.decisive_others
+      << " or more others needs no recheck\n";
   for (const auto& c : rep.comparisons) write_comparison(out, c);
   for (const auto& note : rep.notes) out << "# note: " << note << "\n";
   write_contention(out, rep);

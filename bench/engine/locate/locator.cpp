@@ -625,8 +625,9 @@ Status Locator::confirm() {
       }
     }
     if (alone.empty()) continue;
+    const double least_gap = gaps.empty() ? 0 : *std::min_element(gaps.begin(), gaps.end());
     measured_.rechecks.push_back({todo[i].ranks, median_of(alone), control.empty() ? std::vector<int>{} : todo[i].control,
-                                  median_of(control), median_of(gaps)});
+                                  median_of(control), least_gap});
   }
   measured_.confirmation_done = true;
   record_phase("confirm", plan, began, cut);
@@ -660,7 +661,8 @@ Result<report::LocateReport> Locator::run() {
                     .mad_floor = o_.rule.mad_floor,
                     .min_gap = o_.rule.min_gap,
                     .decisive_gap = o_.rule.decisive_gap,
-                    .decisive_mads = o_.rule.decisive_mads};
+                    .decisive_mads = o_.rule.decisive_mads,
+                    .decisive_others = static_cast<int>(o_.rule.decisive_others)};
   }
   PhasePlan verdict;
   verdict.seconds = std::max(kReserveMinS, kReserveShare * o_.budget_s);

@@ -7,9 +7,6 @@
 namespace collbench::engine::locate {
 namespace {
 
-// Below every other figure means something only when there are a few of them.
-constexpr std::size_t kMinOthersToSeparate = 3;
-
 // Median of `sorted` without its element at `pos` (sorted.size() >= 2).
 double median_without(const std::vector<double>& sorted, std::size_t pos) {
   const std::size_t m = sorted.size() - 1;
@@ -94,7 +91,7 @@ std::vector<Judgement> judge(std::span<const double> values, const OutlierRule& 
     // Far below every other figure: outside any spread the others show, however wide (a few
     // figures on an oversubscribed machine can spread 2x and hide a 20x fault from the MADs).
     const double lowest = others.lowest_other(value);
-    if (others.others() >= kMinOthersToSeparate && lowest > 0 && (lowest - value) / lowest >= rule.decisive_gap) {
+    if (others.others() >= rule.decisive_others && lowest > 0 && (lowest - value) / lowest >= rule.decisive_gap) {
       j.outlier = j.gap >= rule.min_gap;
     }
     out.push_back(j);

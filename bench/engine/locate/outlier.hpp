@@ -12,6 +12,7 @@
 // whatever their MAD (with the min_gap still required): it lies outside any spread they show.
 #pragma once
 
+#include <cstddef>
 #include <span>
 #include <vector>
 
@@ -26,6 +27,9 @@ struct OutlierRule {
   // which traffic beside it does not explain (contention halves a figure, not more).
   double decisive_gap = 0.6;
   double decisive_mads = 4.0;
+  // Both uses of decisive_gap need this many other figures: below one or two others on an
+  // oversubscribed machine is as often where the scheduler put a process as a fault.
+  std::size_t decisive_others = 3;
 };
 
 struct Judgement {

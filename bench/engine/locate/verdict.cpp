@@ -209,9 +209,12 @@ std::vector<std::vector<int>> recheck_pairs_of(const Measurements& m, bool inter
   return out;
 }
 
-// Whether a rank's figure is far enough below the others to need no recheck.
-bool decisive(const LocateFigure& f, const OutlierRule& rule) {
-  return f.outlier && f.gap >= rule.decisive_gap && f.distance_mads >= rule.decisive_mads;
+// Whether a rank's figure is far enough below enough others to need no recheck.
+bool decisive(const LocateComparison& c, const LocateFigure& f, const OutlierRule& rule) {
+  const auto judged = static_cast<std::size_t>(std::count_if(c.figures.begin(), c.figures.end(),
+                                                             [](const LocateFigure& x) { return x.judged; }));
+  return f.outlier && judged > rule.decisive_others && f.gap >= rule.decisive_gap &&
+         f.distance_mads >= rule.decisive_mads;
 }
 
 // A rank that only its pairs accuse, measured alone on its best pairs: "confirmed" when the
@@ -226,19 +229,24 @@ std::string confirm_rank(const Measurements& m, const std::vector<bool>& classes
     if (!f.outlier) continue;
     std::vector<double> alone;
     std::vector<double> controls;
+    std::vector<double> gaps;
     for (const auto& pair : recheck_pairs_of(m, classes[k], r, named)) {
       const Recheck* rc = find_recheck(m, pair);
       if (rc == nullptr) return unmeasured(m);
       alone.push_back(rc->gbps);
-      if (!rc->control.empty()) controls.push_back(rc->control_gbps);
+      if (!rc->control.empty()) {
+        controls.push_back(rc->control_gbps);
+        gaps.push_back(rc->gap);
+      }
     }
     if (alone.empty()) return unmeasured(m);
     const double figure_alone = *std::max_element(alone.begin(), alone.end());
     f.details.push_back({"alone_gbps", figure_alone});
     const bool has_control = !controls.empty();
-    const double control = median_of(controls);
-    if (has_control) f.details.push_back({"control_gbps", control});
-    const double gap = control > 0 ? (control - figure_alone) / control : 0;
+    if (has_control) f.details.push_back({"control_gbps", median_of(controls)});
+    // Its best pair against that pair's control: a rank slow by itself is behind on every one.
+    const double gap = has_control ? *std::min_element(gaps.begin(), gaps.end()) : 0;
+    if (has_control) f.details.push_back({"control_gap", gap});
     still = still || still_slow(figure_alone, gap, has_control, f, rule);
   }
   return still ? "confirmed" : "not_confirmed";
@@ -271,7 +279,7 @@ void name_ranks_by_pairs(const Measurements& m, const OutlierRule& rule, Verdict
     if (best < 0) break;
     const auto b = static_cast<std::size_t>(best);
     const bool corroborated = named.contains(best);  // by arrival
-    const bool clear = std::any_of(last.begin(), last.end(), [&](const auto& c) { return decisive(c.figures[b], rule); });
+    const bool clear = std::any_of(last.begin(), last.end(), [&](const auto& c) { return decisive(c, c.figures[b], rule); });
     std::string recheck;
     if (clear && !corroborated) {
       recheck = "decisive";
@@ -340,7 +348,10 @@ void apply_rechecks(LocateComparison& c, const Measurements& m, const OutlierRul
       continue;
     }
     f.details.push_back({"alone_gbps", rc->gbps});
-    if (!rc->control.empty()) f.details.push_back({"control_gbps", rc->control_gbps});
+    if (!rc->control.empty()) {
+      f.details.push_back({"control_gbps", rc->control_gbps});
+      f.details.push_back({"control_gap", rc->gap});
+    }
     const bool still = still_slow(rc->gbps, rc->gap, !rc->control.empty(), f, rule);
     f.recheck = still ? "confirmed" : "not_confirmed";
     f.outlier = still;

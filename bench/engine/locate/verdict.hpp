@@ -51,8 +51,10 @@ struct Suspect {
 };
 
 // What the confirmation measured: the medians over alternations of the suspect's and the
-// control's figures alone, and the median of the gaps (how far below its control the suspect
-// was in each alternation). Without a control, control_gbps and gap are 0.
+// control's figures alone, and the smallest of the gaps (how far below its control the suspect
+// was in each alternation). A fault is there each time it is measured; a process the
+// scheduler put beside the suspect for a while is not, so the suspect must be behind every
+// time. Without a control, control_gbps and gap are 0.
 struct Recheck {
   std::vector<int> ranks;
   double gbps = 0;

@@ -42,7 +42,8 @@ LocateReport sample(bool outlier) {
   r.pair_passes = 3;
   r.pair_steps_measured = 6;
   r.pairs = {{0, 1, false, 2, 2, 50, 900, 9.3}, {1, 2, false, 0, 2, 50, 24000, 0.35}};
-  r.rule = {.threshold_mads = 4, .mad_floor = 0.05, .min_gap = 0.3, .decisive_gap = 0.6, .decisive_mads = 4};
+  r.rule = {.threshold_mads = 4, .mad_floor = 0.05, .min_gap = 0.3, .decisive_gap = 0.6, .decisive_mads = 4,
+            .decisive_others = 3};
   LocateComparison c{"all_reduce arrival", "straggler", "rank", "punctuality", "share", true, "", {}};
   for (int i = 0; i < 4; ++i) {
     LocateFigure f;
