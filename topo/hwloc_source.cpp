@@ -219,11 +219,7 @@ class Converter {
 
   void add_gpu(int index, const std::vector<OsDev>& os) {
     const PciNode& node = topo_.pci[static_cast<std::size_t>(index)];
-    Gpu gpu;
-    gpu.pci = index;
-    gpu.bus_id = node.bus_id;
-    gpu.vendor_id = node.vendor_id;
-    gpu.device_id = node.device_id;
+    Gpu gpu = gpu_at_pci(topo_, index);
     for (const OsDev& d : os) {
       gpu.os_devices.push_back(d.name);
       if (gpu.name.empty()) gpu.name = info(d.obj, "GPUModel");
@@ -245,11 +241,7 @@ class Converter {
 
   void add_nic(int index, const std::vector<OsDev>& os) {
     const PciNode& node = topo_.pci[static_cast<std::size_t>(index)];
-    Nic nic;
-    nic.pci = index;
-    nic.bus_id = node.bus_id;
-    nic.vendor_id = node.vendor_id;
-    nic.device_id = node.device_id;
+    Nic nic = nic_at_pci(topo_, index);
     nic.description = node.name;
     std::string rdma, netdev;
     for (const OsDev& d : os) {

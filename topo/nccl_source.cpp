@@ -143,17 +143,11 @@ class Builder {
   }
 
   void add_gpu(const XmlElement& e, int index) {
-    const PciNode& node = topo_.pci[static_cast<std::size_t>(index)];
-    Gpu gpu;
-    gpu.pci = index;
-    gpu.bus_id = node.bus_id;
-    gpu.vendor_id = node.vendor_id;
-    gpu.device_id = node.device_id;
-    topo_.gpus.push_back(gpu);
+    topo_.gpus.push_back(gpu_at_pci(topo_, index));
     if (e.name.empty()) return;
     saw_gpu_element_ = true;
     GpuLinks links;
-    links.bus_id = node.bus_id;
+    links.bus_id = topo_.gpus.back().bus_id;
     const int sm = int_attr(e, "sm", 0);
     links.per_link_gbps = nvlink_gbps_per_link(nvlink_version_for_sm(sm));
     for (const XmlElement& child : e.children) {
@@ -177,11 +171,7 @@ class Builder {
 
   void add_nic(const XmlElement& e, int index) {
     const PciNode& node = topo_.pci[static_cast<std::size_t>(index)];
-    Nic nic;
-    nic.pci = index;
-    nic.bus_id = node.bus_id;
-    nic.vendor_id = node.vendor_id;
-    nic.device_id = node.device_id;
+    Nic nic = nic_at_pci(topo_, index);
     for (const XmlElement& net : e.children) {
       if (net.name != "net") continue;
       const std::string name = net.attribute_or("name", "");

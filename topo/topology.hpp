@@ -161,6 +161,11 @@ long long hundredths(double value);
 
 // "8 GT/s x16 (15.75 GB/s)", "15.75 GB/s" or "unknown", for the current or the maximum link.
 std::string describe_link(const PciLink& link, bool maximum = false);
+// The GPU or NIC at Topology::pci[index]: its place, bus id and identity. Each source adds
+// what it knows beside them (names, devices, ports).
+Gpu gpu_at_pci(const Topology& topo, int index);
+Nic nic_at_pci(const Topology& topo, int index);
+
 // "GPU3", "NIC2"; and a NIC's name, else its bus id, else "NIC2".
 std::string gpu_label(int index);
 std::string nic_label(int index);
