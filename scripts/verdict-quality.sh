@@ -10,6 +10,10 @@
 #
 #   scripts/verdict-quality.sh [--trials N] [--clean-trials N] [--budget S] [--layouts 4x1,4x2,3x2]
 #                              [--faults clean,host50,host20,host5,link,latency,two] [--out FILE]
+#                              [--keep DIR]
+#
+# --keep DIR keeps every trial's locate JSON and output there (LAYOUT-FAULT-TRIAL.json), to
+# read why a trial named what it did.
 #
 # Faults: a host's bandwidth at 50 %, 20 % and 5 % of what an unfaulted inter-host pair
 # measures (tc token bucket, both directions), one link at 20 %, 20 ms of extra latency on a
@@ -27,6 +31,7 @@ BUDGET=20
 LAYOUTS=4x1,4x2,3x2
 FAULTS=clean,host50,host20,host5,link,latency,two
 OUT=""
+KEEP=""
 while [ $# -gt 0 ]; do
   case $1 in
     --trials) TRIALS=$2; shift 2 ;;
@@ -35,6 +40,7 @@ while [ $# -gt 0 ]; do
     --layouts) LAYOUTS=$2; shift 2 ;;
     --faults) FAULTS=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
+    --keep) KEEP=$2; shift 2 ;;
     *) echo "verdict-quality: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -142,6 +148,7 @@ for layout in "${layouts[@]}"; do
       printf '%s\t%s\t%s\t%s\t%s\n' "$layout" "$fault" "$verdict" "$spent" "$named" >> "$results"
       say "layout $layout, $fault, trial $t: $verdict (${spent} s) named: ${named:-nothing}"
       [ "$verdict" = error ] && tail -5 "$json.out" >&2
+      if [ -n "$KEEP" ]; then mkdir -p "$KEEP" && cp -f "$json" "$json.out" "$KEEP/" 2>/dev/null || true; fi
     done
   done
 done

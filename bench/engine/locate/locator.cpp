@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <map>
@@ -104,6 +105,22 @@ class Locator {
     double cost_s = 0;
     Agreed agreed;
   };
+  // The latest clock and any stop request over the gathered rows of every rank.
+  template <typename Row>
+  static Agreed agreed_over(const std::vector<Row>& rows) {
+    Agreed a;
+    for (const auto& x : rows) {
+      a.elapsed_s = std::max(a.elapsed_s, x.elapsed_s);
+      a.stop = a.stop || x.stop != 0;
+    }
+    return a;
+  }
+  // What one iteration of the step cost its slowest rank.
+  static double slowest_cost_s(const std::vector<StepRow>& rows) {
+    double cost_s = 0;
+    for (const auto& x : rows) cost_s = std::max(cost_s, x.cost_s);
+    return cost_s;
+  }
 
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - o_.start).count(); }
   double stop_flag() const { return stop_.stop_requested() ? 1.0 : 0.0; }
@@ -118,7 +135,7 @@ class Locator {
   Result<Warmed> warm_up(std::uint64_t bytes, RingPeers peers, std::uint64_t warmup, double previous_cost_s);
   std::uint64_t step_iterations(const PhasePlan& plan, const Repetitions& reps, double deadline_s, const Warmed& w,
                                 int steps_left) const;
-  Result<std::vector<StepRow>> pair_round(const Round& round, std::uint64_t bytes, std::uint64_t iterations);
+  Result<std::vector<StepRow>> pair_round(int partner, std::uint64_t bytes, std::uint64_t iterations);
   void note_round(const Round& round, int r, std::uint64_t iterations, const std::vector<StepRow>& rows);
   Status groups();
   // Returns false when the budget leaves no time for this kind of groups.
@@ -361,18 +378,13 @@ void Locator::replan_for_slowest_link() {
   plan_.pairs = again.pairs;
   plan_.confirm = again.confirm;
   if (!plan_.groups.skipped) plan_.groups = again.groups;
-  char text[160];
-  std::snprintf(text, sizeof text,
-                "the all_reduce crossed a link about %.0fx slower than the first pairs: pairs and rings were "
-                "planned again for it",
-                ratio);
-  report_.notes.emplace_back(text);
+  report_.notes.push_back("the all_reduce crossed a link about " + std::to_string(std::llround(ratio)) +
+                          "x slower than the first pairs: pairs and rings were planned again for it");
 }
 
 // One round of one pass: every rank exchanges with its partner (or sits out), then all
 // learn every rank's median time, its cost per iteration, its clock and stop requests.
-Result<std::vector<StepRow>> Locator::pair_round(const Round& round, std::uint64_t bytes, std::uint64_t iterations) {
-  const int partner = partner_in(round, boot_.rank());
+Result<std::vector<StepRow>> Locator::pair_round(int partner, std::uint64_t bytes, std::uint64_t iterations) {
   COLLBENCH_ASSIGN_OR_RETURN(LoopSamples mine,
                              loops_.p2p(bytes, partner, partner, 0, iterations, quiet_for(0, iterations, p2p_cost_s_)));
   return gather_rows(boot_, StepRow{.median_us = median_us(mine.iteration_us),
@@ -434,14 +446,9 @@ Status Locator::pairs() {
             " rounds (the next round's warm-up took " + seconds_text(w.cost_s) + " per iteration)";
       break;
     }
-    COLLBENCH_ASSIGN_OR_RETURN(auto rows, pair_round(round, bytes, fitted));
-    a = Agreed{};
-    p2p_cost_s_ = 0;
-    for (const auto& x : rows) {
-      p2p_cost_s_ = std::max(p2p_cost_s_, x.cost_s);
-      a.elapsed_s = std::max(a.elapsed_s, x.elapsed_s);
-      a.stop = a.stop || x.stop != 0;
-    }
+    COLLBENCH_ASSIGN_OR_RETURN(auto rows, pair_round(partner, bytes, fitted));
+    a = agreed_over(rows);
+    p2p_cost_s_ = slowest_cost_s(rows);
     note_round(round, r, fitted, rows);
     report_.pair_steps_measured = step + 1;
     step_done("pairs", bytes);
@@ -479,13 +486,8 @@ Result<bool> Locator::group_kind(const std::vector<Group>& groups, const PhasePl
   const double cost = mine.elapsed_s / static_cast<double>(iterations);
   COLLBENCH_ASSIGN_OR_RETURN(
       auto rows, gather_rows(boot_, StepRow{.median_us = median, .cost_s = cost, .elapsed_s = elapsed(), .stop = stop_flag()}));
-  a = Agreed{};
-  cost_s = 0;
-  for (const auto& x : rows) {
-    cost_s = std::max(cost_s, x.cost_s);
-    a.elapsed_s = std::max(a.elapsed_s, x.elapsed_s);
-    a.stop = a.stop || x.stop != 0;
-  }
+  a = agreed_over(rows);
+  cost_s = slowest_cost_s(rows);
   for (const auto& g : groups) {
     report::LocateGroup lg{to_string(g.kind), g.label, g.ranks, iterations, 0, 0};
     for (int r : g.ranks) lg.time_us = std::max(lg.time_us, rows[static_cast<std::size_t>(r)].median_us);
@@ -536,11 +538,7 @@ Result<double> Locator::recheck(const std::vector<int>& members, std::uint64_t b
   const double median = peers.send >= 0 ? median_us(mine.iteration_us) : 0;
   COLLBENCH_ASSIGN_OR_RETURN(
       auto rows, gather_rows(boot_, RecheckRow{.median_us = median, .elapsed_s = elapsed(), .stop = stop_flag()}));
-  a = Agreed{};
-  for (const auto& x : rows) {
-    a.elapsed_s = std::max(a.elapsed_s, x.elapsed_s);
-    a.stop = a.stop || x.stop != 0;
-  }
+  a = agreed_over(rows);
   double time_us = 0;
   for (int r : members) time_us = std::max(time_us, rows[static_cast<std::size_t>(r)].median_us);
   return time_us > 0 ? static_cast<double>(bytes) / time_us * 1e-3 : 0;
@@ -554,7 +552,13 @@ double Locator::measured_cost_s(const std::vector<int>& members) const {
   for (const auto& g : measured_.groups) {
     if (g.ranks == members) return g.time_us * 1e-6;
   }
-  return p2p_cost_s_;
+  // A ring over a link's ranks runs at the pace of the slowest pair among them.
+  double slowest_us = 0;
+  for (const auto& p : measured_.pairs) {
+    const auto in = [&](int r) { return std::find(members.begin(), members.end(), r) != members.end(); };
+    if (in(p.a) && in(p.b)) slowest_us = std::max(slowest_us, p.time_us);
+  }
+  return slowest_us > 0 ? slowest_us * 1e-6 : p2p_cost_s_;
 }
 
 // Every rank holds every figure, so every rank finds the same suspects. Each suspect and its

@@ -311,13 +311,56 @@ void name_ranks_by_pairs(const Measurements& m, const OutlierRule& rule, Verdict
   }
 }
 
-LocateComparison pair_comparison(const Measurements& m, bool inter, const std::set<int>& named) {
+// The two hosts of an inter-host pair, in order: the link it crossed.
+using HostPair = std::pair<std::string, std::string>;
+HostPair link_of(const Measurements& m, const report::LocatePair& p) {
+  const std::string& a = m.places[static_cast<std::size_t>(p.a)].host;
+  const std::string& b = m.places[static_cast<std::size_t>(p.b)].host;
+  return a < b ? HostPair{a, b} : HostPair{b, a};
+}
+
+std::string link_label(const HostPair& link) { return "link " + link.first + "-" + link.second; }
+
+// Each link (pair of hosts) by the median of its inter-host pairs, the pairs of named ranks
+// left out. With several ranks per host a slow link is a block of pairs: at 3 hosts, 4 of the
+// 12, enough to widen the MAD that each of them is judged by, while as one link of three it
+// stands alone. Empty when no link has two pairs: then it is the pair comparison again.
+LocateComparison link_comparison(const Measurements& m, const std::set<int>& named) {
+  LocateComparison c{"links (host pairs)", "pairs", "link", "link_gbps", "GB/s", false, "", {}};
+  std::map<HostPair, std::vector<const report::LocatePair*>> links;
+  for (const auto& p : m.pairs) {
+    if (p.inter_host) links[link_of(m, p)].push_back(&p);
+  }
+  bool any_block = false;
+  for (const auto& [link, pairs] : links) {
+    std::vector<double> gbps;
+    std::set<int> ranks;
+    for (const auto* p : pairs) {
+      ranks.insert({p->a, p->b});
+      if (!named.contains(p->a) && !named.contains(p->b)) gbps.push_back(p->gbps);
+    }
+    any_block = any_block || pairs.size() >= 2;
+    auto f = figure(m, link_label(link), {ranks.begin(), ranks.end()}, median_of(gbps));
+    f.details.push_back({"pairs", static_cast<double>(gbps.size())});
+    if (gbps.size() < 2) f.set_aside = gbps.empty() ? named_text(f.ranks, named) : "one pair only: judged as a pair";
+    c.figures.push_back(std::move(f));
+  }
+  if (!any_block) c.figures.clear();
+  return c;
+}
+
+LocateComparison pair_comparison(const Measurements& m, bool inter, const std::set<int>& named,
+                                 const std::set<HostPair>& named_links) {
   LocateComparison c{inter ? "inter-host pairs" : "intra-host pairs", "pairs", "pair", "p2p_gbps", "GB/s", false, "", {}};
   for (const auto& p : m.pairs) {
     if (p.inter_host != inter) continue;
     auto f = figure(m, "pair " + std::to_string(p.a) + "-" + std::to_string(p.b), {p.a, p.b}, p.gbps);
     f.details.push_back({"time_us", p.time_us});
-    if (touches(f.ranks, named)) f.set_aside = named_text(f.ranks, named);
+    if (touches(f.ranks, named)) {
+      f.set_aside = named_text(f.ranks, named);
+    } else if (inter && named_links.contains(link_of(m, p))) {
+      f.set_aside = "explained by " + link_label(link_of(m, p)) + ", named above";
+    }
     c.figures.push_back(std::move(f));
   }
   return c;
@@ -457,9 +500,16 @@ Verdict decide(const Measurements& m, const OutlierRule& rule) {
   // Ranks first, from both phases, so that pairs and groups see every named rank.
   if (!m.arrivals.empty()) add(arrival_comparison(m), true);
   name_ranks_by_pairs(m, rule, v, named);
+  std::set<HostPair> named_links;
+  if (LocateComparison links = link_comparison(m, named); !links.figures.empty()) {
+    add(std::move(links), false);
+    for (const auto& f : v.comparisons.back().figures) {
+      if (f.outlier) named_links.insert(std::minmax(f.hosts.front(), f.hosts.back()));
+    }
+  }
   for (bool inter : {false, true}) {
     const bool any = std::any_of(m.pairs.begin(), m.pairs.end(), [&](const auto& p) { return p.inter_host == inter; });
-    if (any) add(pair_comparison(m, inter, named), false);
+    if (any) add(pair_comparison(m, inter, named, named_links), false);
   }
   for (GroupKind kind : {GroupKind::kHost, GroupKind::kRail}) {
     const bool any =
