@@ -53,6 +53,31 @@ class LeaveOneOut {
   std::vector<std::pair<double, std::vector<double>>> cache_;
 };
 
+// A figure against others with this reference, MAD, lowest figure and count.
+Judgement judged(double value, double reference, double mad, double lowest, std::size_t others,
+                 const OutlierRule& rule) {
+  Judgement j;
+  j.value = value;
+  j.reference = reference;
+  j.spread = std::max(mad, rule.mad_floor * std::abs(reference));
+  const double below = reference - value;
+  // Without a floor, others that agree exactly put any lower figure infinitely far away.
+  if (j.spread > 0) {
+    j.distance_mads = below / j.spread;
+  } else {
+    j.distance_mads = below > 0 ? std::numeric_limits<double>::infinity() : 0;
+  }
+  // A reference of zero or less has no "slower" side that makes sense: never an outlier.
+  j.gap = reference > 0 ? below / reference : 0;
+  j.outlier = reference > 0 && j.distance_mads > rule.threshold_mads && j.gap >= rule.min_gap;
+  // Far below every other figure: outside any spread the others show, however wide (a few
+  // figures on an oversubscribed machine can spread 2x and hide a 20x fault from the MADs).
+  if (others >= rule.decisive_others && lowest > 0 && (lowest - value) / lowest >= rule.decisive_gap) {
+    j.outlier = j.gap >= rule.min_gap;
+  }
+  return j;
+}
+
 }  // namespace
 
 double median_of(std::vector<double> values) {
@@ -74,27 +99,34 @@ std::vector<Judgement> judge(std::span<const double> values, const OutlierRule& 
   }
   LeaveOneOut others(values);
   for (double value : values) {
-    Judgement j;
-    j.value = value;
-    j.reference = others.reference(value);
-    j.spread = std::max(others.mad(value, j.reference), rule.mad_floor * std::abs(j.reference));
-    const double below = j.reference - value;
-    // Without a floor, others that agree exactly put any lower figure infinitely far away.
-    if (j.spread > 0) {
-      j.distance_mads = below / j.spread;
-    } else {
-      j.distance_mads = below > 0 ? std::numeric_limits<double>::infinity() : 0;
+    const double reference = others.reference(value);
+    out.push_back(judged(value, reference, others.mad(value, reference), others.lowest_other(value), others.others(),
+                         rule));
+  }
+  return out;
+}
+
+std::vector<Judgement> judge_apart(std::span<const double> values, std::span<const int> groups,
+                                   const OutlierRule& rule) {
+  std::vector<Judgement> out(values.size());
+  std::vector<bool> done(values.size(), false);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (done[i]) continue;
+    std::vector<double> others;
+    for (std::size_t k = 0; k < values.size(); ++k) {
+      if (groups[k] != groups[i]) others.push_back(values[k]);
     }
-    // A reference of zero or less has no "slower" side that makes sense: never an outlier.
-    j.gap = j.reference > 0 ? below / j.reference : 0;
-    j.outlier = j.reference > 0 && j.distance_mads > rule.threshold_mads && j.gap >= rule.min_gap;
-    // Far below every other figure: outside any spread the others show, however wide (a few
-    // figures on an oversubscribed machine can spread 2x and hide a 20x fault from the MADs).
-    const double lowest = others.lowest_other(value);
-    if (others.others() >= rule.decisive_others && lowest > 0 && (lowest - value) / lowest >= rule.decisive_gap) {
-      j.outlier = j.gap >= rule.min_gap;
+    std::sort(others.begin(), others.end());
+    const double reference = median_of(others);
+    std::vector<double> deviations;
+    for (double o : others) deviations.push_back(std::abs(o - reference));
+    const double mad = median_of(deviations);
+    for (std::size_t k = i; k < values.size(); ++k) {
+      if (groups[k] != groups[i]) continue;
+      done[k] = true;
+      out[k] = others.empty() ? Judgement{values[k], values[k], 0, 0, 0, false}
+                              : judged(values[k], reference, mad, others.front(), others.size(), rule);
     }
-    out.push_back(j);
   }
   return out;
 }

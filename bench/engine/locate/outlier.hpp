@@ -45,6 +45,13 @@ struct Judgement {
 // every judgement then has the value as its reference and is no outlier.
 std::vector<Judgement> judge(std::span<const double> values, const OutlierRule& rule);
 
+// The same rule, each figure judged against the figures of other groups only (ranks against
+// the ranks of other hosts: a host's fault makes all its ranks alike, and two slow ranks of
+// one host must not be each other's reference). A figure with no other group to compare with
+// is no outlier. `groups` holds one id per value.
+std::vector<Judgement> judge_apart(std::span<const double> values, std::span<const int> groups,
+                                   const OutlierRule& rule);
+
 // Median of the values (the mean of the middle two for an even count); 0 when empty.
 double median_of(std::vector<double> values);
 

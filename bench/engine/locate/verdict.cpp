@@ -39,14 +39,36 @@ LocateFigure figure(const Measurements& m, std::string label, std::vector<int> r
 
 void collect(const LocateComparison& c, Verdict& v, std::set<int>* named);
 
+// How the figures of a comparison are set against each other: each against all the others,
+// or (ranks over inter-host pairs) against those on other hosts only: a host's NIC or uplink
+// makes all its ranks alike, and two slow ranks of one host would be each other's reference.
+enum class Against { kAllOthers, kOtherHosts };
+
+// Ranks are judged apart from their host mates only with three hosts or more: with two, the
+// other host's ranks are exactly a rank's partners, each with its slow pair in its figure.
+constexpr std::size_t kMinHostsApart = 3;
+
+// Judged against other hosts only: inter-host ranks, and enough hosts among the figures to judge.
+bool apart_by_host(const LocateComparison& c, bool inter) {
+  std::set<std::string> hosts;
+  for (const auto& f : c.figures) {
+    if (f.set_aside.empty()) hosts.insert(f.hosts.front());
+  }
+  return inter && hosts.size() >= kMinHostsApart;
+}
+
 // Judges the figures not set aside against each other. Fewer than `min_figures` judged
 // figures name nothing: the others would be too few to say what is normal.
-void apply_rule(LocateComparison& c, const OutlierRule& rule, std::size_t min_figures) {
+void apply_rule(LocateComparison& c, const OutlierRule& rule, std::size_t min_figures,
+                Against against = Against::kAllOthers) {
   std::vector<double> values;
+  std::vector<int> hosts;
+  std::map<std::string, int> host_ids;
   std::vector<LocateFigure*> judged;
   for (auto& f : c.figures) {
     if (!f.set_aside.empty()) continue;
     values.push_back(f.value);
+    hosts.push_back(host_ids.emplace(f.hosts.front(), static_cast<int>(host_ids.size())).first->second);
     judged.push_back(&f);
   }
   c.compared = values.size() >= min_figures;
@@ -59,7 +81,7 @@ void apply_rule(LocateComparison& c, const OutlierRule& rule, std::size_t min_fi
     }
     return;
   }
-  const auto verdicts = judge(values, rule);
+  const auto verdicts = against == Against::kOtherHosts ? judge_apart(values, hosts, rule) : judge(values, rule);
   for (std::size_t i = 0; i < judged.size(); ++i) {
     LocateFigure& f = *judged[i];
     f.judged = true;
@@ -134,7 +156,7 @@ LocateComparison rank_class_comparison(const Measurements& m, bool inter, const 
     fig.details.push_back({"pairs", static_cast<double>(v.size())});
     c.figures.push_back(std::move(fig));
   }
-  apply_rule(c, rule, kMinFigures);
+  apply_rule(c, rule, kMinFigures, apart_by_host(c, inter) ? Against::kOtherHosts : Against::kAllOthers);
   return c;
 }
 
@@ -209,11 +231,14 @@ std::vector<std::vector<int>> recheck_pairs_of(const Measurements& m, bool inter
   return out;
 }
 
-// Whether a rank's figure is far enough below enough others to need no recheck.
-bool decisive(const LocateComparison& c, const LocateFigure& f, const OutlierRule& rule) {
-  const auto judged = static_cast<std::size_t>(std::count_if(c.figures.begin(), c.figures.end(),
-                                                             [](const LocateFigure& x) { return x.judged; }));
-  return f.outlier && judged > rule.decisive_others && f.gap >= rule.decisive_gap &&
+// Whether a rank's figure is far enough below enough others to need no recheck. Over
+// inter-host pairs, its host mates are not among the others it was judged against.
+bool decisive(const LocateComparison& c, bool inter, const LocateFigure& f, const OutlierRule& rule) {
+  const bool apart = apart_by_host(c, inter);
+  const auto others = static_cast<std::size_t>(std::count_if(c.figures.begin(), c.figures.end(), [&](const auto& x) {
+    return x.judged && &x != &f && (!apart || x.hosts != f.hosts);
+  }));
+  return f.outlier && others >= rule.decisive_others && f.gap >= rule.decisive_gap &&
          f.distance_mads >= rule.decisive_mads;
 }
 
@@ -279,7 +304,8 @@ void name_ranks_by_pairs(const Measurements& m, const OutlierRule& rule, Verdict
     if (best < 0) break;
     const auto b = static_cast<std::size_t>(best);
     const bool corroborated = named.contains(best);  // by arrival
-    const bool clear = std::any_of(last.begin(), last.end(), [&](const auto& c) { return decisive(c, c.figures[b], rule); });
+    bool clear = false;
+    for (std::size_t k = 0; k < classes.size(); ++k) clear = clear || decisive(last[k], classes[k], last[k].figures[b], rule);
     std::string recheck;
     if (clear && !corroborated) {
       recheck = "decisive";

@@ -115,6 +115,24 @@ TEST(Outlier, Ties) {
   EXPECT_EQ(flags({1, 0.5, 0.5, 0.5}), (std::vector<bool>{false, false, false, false}));
 }
 
+// Ranks of a 3x2 job over their inter-host pairs, with h2 (ranks 2 and 3) at a twentieth of its
+// bandwidth, as measured on the namespace cluster. Against every other figure, each slow rank
+// has the other as its lowest other and 3.8 MADs; against the ranks of other hosts only, both
+// stand out.
+TEST(Outlier, TwoSlowRanksOfOneHostAreJudgedApartFromEachOther) {
+  const std::vector<double> values = {0.53, 0.366, 0.007, 0.008, 0.484, 0.386};
+  const std::vector<int> hosts = {0, 0, 1, 1, 2, 2};
+  EXPECT_FALSE(judge(values, {})[2].outlier);
+  const auto apart = judge_apart(values, hosts, {});
+  for (std::size_t i = 0; i < values.size(); ++i) EXPECT_EQ(apart[i].outlier, i == 2 || i == 3) << i;
+  EXPECT_DOUBLE_EQ(apart[2].reference, (0.484 + 0.386) / 2);  // median of ranks 0, 1, 4, 5
+  EXPECT_GT(apart[2].distance_mads, 4);
+  // One group has no others to be judged against.
+  const auto alone = judge_apart(std::vector<double>{1, 0.1}, std::vector<int>{0, 0}, {});
+  EXPECT_FALSE(alone[1].outlier);
+  EXPECT_DOUBLE_EQ(alone[1].reference, 0.1);
+}
+
 TEST(Outlier, FewerThanTwoFiguresCompareNothing) {
   EXPECT_TRUE(judge(std::vector<double>{}, OutlierRule{}).empty());
   const auto one = judge(std::vector<double>{3}, OutlierRule{});

@@ -447,6 +447,33 @@ TEST(Verdict, RankIsConfirmedOnlyWhenEachRecheckedPairStaysBehind) {
   EXPECT_EQ(figure(decide(m, OutlierRule{}), "ranks over their intra-host pairs", "rank 3")->recheck, "confirmed");
 }
 
+// The 3x2 namespace cluster with h2 at a twentieth (a trial that named nothing): arrival sees
+// no straggler, and ranks 2 and 3 hid each other over their inter-host pairs.
+TEST(Verdict, SlowHostOfThreeIsNamedThoughItsRanksAreAlike) {
+  Measurements m;
+  m.places = places(3, 2);
+  m.arrivals = punctual(6);
+  // GB/s as measured, pair (a, b) at [a][b].
+  const double gbps[6][6] = {{0, 2.38, 0.00706, 0.00727, 0.843, 0.426},
+                             {0, 0, 0.00687, 0.00761, 0.365, 0.372},
+                             {0, 0, 0, 3.22, 0.00727, 0.00681},
+                             {0, 0, 0, 0, 0.00734, 0.00795},
+                             {0, 0, 0, 0, 0, 2.87}};
+  m.pairs = all_pairs(m.places, [&](int a, int b) { return gbps[a][b]; });
+  // With ranks 2 and 3 named, four inter-host pairs are left and rank 1's two are at half the
+  // others': a suspect, measured alone and found no slower than its control.
+  const auto s = suspects(decide(m, OutlierRule{}));
+  ASSERT_EQ(s.size(), 2u);
+  for (const auto& x : s) EXPECT_NE(std::find(x.ranks.begin(), x.ranks.end(), 1), x.ranks.end());
+  for (const auto& x : s) m.rechecks.push_back({x.ranks, 0.40, x.control, 0.42, 0.05});
+  m.confirmation_done = true;
+  const Verdict v = decide(m, OutlierRule{});
+  EXPECT_EQ(named(v), (std::vector<std::string>{"rank 2 by ranks over their inter-host pairs",
+                                                "rank 3 by ranks over their inter-host pairs",
+                                                "host node1 by every rank of the host named"}));
+  EXPECT_EQ(figure(v, "ranks over their inter-host pairs", "rank 3")->recheck, "decisive");
+}
+
 TEST(Verdict, ThreeRanksOneSlow) {
   Measurements m;
   m.places = places(1, 3);
