@@ -231,25 +231,24 @@ std::string describe_link(const PciLink& link, bool maximum) {
   return out.empty() ? "unknown" : out;
 }
 
-Gpu gpu_at_pci(const Topology& topo, int index) {
+namespace {
+
+// Gpu and Nic name their PCI place and identity alike.
+template <typename Device>
+Device device_at_pci(const Topology& topo, int index) {
   const PciNode& node = topo.pci[static_cast<std::size_t>(index)];
-  Gpu gpu;
-  gpu.pci = index;
-  gpu.bus_id = node.bus_id;
-  gpu.vendor_id = node.vendor_id;
-  gpu.device_id = node.device_id;
-  return gpu;
+  Device d;
+  d.pci = index;
+  d.bus_id = node.bus_id;
+  d.vendor_id = node.vendor_id;
+  d.device_id = node.device_id;
+  return d;
 }
 
-Nic nic_at_pci(const Topology& topo, int index) {
-  const PciNode& node = topo.pci[static_cast<std::size_t>(index)];
-  Nic nic;
-  nic.pci = index;
-  nic.bus_id = node.bus_id;
-  nic.vendor_id = node.vendor_id;
-  nic.device_id = node.device_id;
-  return nic;
-}
+}  // namespace
+
+Gpu gpu_at_pci(const Topology& topo, int index) { return device_at_pci<Gpu>(topo, index); }
+Nic nic_at_pci(const Topology& topo, int index) { return device_at_pci<Nic>(topo, index); }
 
 std::string gpu_label(int index) { return "GPU" + std::to_string(index); }
 std::string nic_label(int index) { return "NIC" + std::to_string(index); }

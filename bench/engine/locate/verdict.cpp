@@ -244,7 +244,7 @@ bool decisive(const LocateComparison& c, bool inter, const LocateFigure& f, cons
 
 // A rank that only its pairs accuse, measured alone on its best pairs: "confirmed" when the
 // best of them is still beyond the rule where it was an outlier (against a control measured
-// alone in turn), "not_confirmed" when not, and unmeasured(m) when a pair was not re-measured.
+// alone in turn), "not_confirmed" when not, and unmeasured(m) when none was re-measured.
 std::string confirm_rank(const Measurements& m, const std::vector<bool>& classes, std::vector<LocateComparison>& last,
                          int r, const std::set<int>& named, const OutlierRule& rule) {
   const auto i = static_cast<std::size_t>(r);
@@ -256,8 +256,9 @@ std::string confirm_rank(const Measurements& m, const std::vector<bool>& classes
     std::vector<double> controls;
     std::vector<double> gaps;
     for (const auto& pair : recheck_pairs_of(m, classes[k], r, named)) {
+      // The best pair is measured first; when the budget held only it, it decides alone.
       const Recheck* rc = find_recheck(m, pair);
-      if (rc == nullptr) return unmeasured(m);
+      if (rc == nullptr) continue;
       alone.push_back(rc->gbps);
       if (!rc->control.empty()) {
         controls.push_back(rc->control_gbps);

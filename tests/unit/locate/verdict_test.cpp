@@ -409,7 +409,7 @@ TEST(Verdict, RankSlowOnlyBesideOtherTrafficIsCleared) {
 // Seen in the 4-rank test beside a loaded machine: once rank 2 is named, three ranks are left,
 // and rank 3's two pairs ran at a third of pair 0-1. 61 % below two others is where the
 // scheduler put rank 3 as often as a fault, so rank 3 is measured again rather than named.
-TEST(Verdict, FarBelowOnlyTwoOthersIsRecheckedNotDecisive) {
+Measurements rank_3_behind_after_rank_2() {
   Measurements m;
   m.places = places(1, 4);
   m.arrivals = punctual(4, 2);
@@ -417,6 +417,11 @@ TEST(Verdict, FarBelowOnlyTwoOthersIsRecheckedNotDecisive) {
     if (a == 2 || b == 2) return 0.36;
     return a == 0 && b == 1 ? 7.96 : (a == 0 ? 2.10 : 2.69);
   });
+  return m;
+}
+
+TEST(Verdict, FarBelowOnlyTwoOthersIsRecheckedNotDecisive) {
+  Measurements m = rank_3_behind_after_rank_2();
   const Verdict v = decide(m, OutlierRule{});
   const auto* r3 = figure(v, "ranks over their intra-host pairs", "rank 3");
   ASSERT_NE(r3, nullptr);
@@ -431,13 +436,7 @@ TEST(Verdict, FarBelowOnlyTwoOthersIsRecheckedNotDecisive) {
 // pair far behind and the other close to its control is not a slow rank (the old rule, best
 // figure alone against the controls' median, named rank 3 here).
 TEST(Verdict, RankIsConfirmedOnlyWhenEachRecheckedPairStaysBehind) {
-  Measurements m;
-  m.places = places(1, 4);
-  m.arrivals = punctual(4, 2);
-  m.pairs = all_pairs(m.places, [](int a, int b) {
-    if (a == 2 || b == 2) return 0.36;
-    return a == 0 && b == 1 ? 7.96 : (a == 0 ? 2.10 : 2.69);
-  });
+  Measurements m = rank_3_behind_after_rank_2();
   m.confirmation_done = true;
   m.rechecks = {{{0, 3}, 2.2, {0, 1}, 3.0, 0.27}, {{1, 3}, 2.5, {0, 1}, 7.9, 0.68}};
   const auto* cleared = figure(decide(m, OutlierRule{}), "ranks over their intra-host pairs", "rank 3");
@@ -445,6 +444,11 @@ TEST(Verdict, RankIsConfirmedOnlyWhenEachRecheckedPairStaysBehind) {
   EXPECT_FALSE(cleared->outlier);
   m.rechecks = {{{0, 3}, 2.2, {0, 1}, 7.5, 0.66}, {{1, 3}, 2.5, {0, 1}, 7.9, 0.68}};
   EXPECT_EQ(figure(decide(m, OutlierRule{}), "ranks over their intra-host pairs", "rank 3")->recheck, "confirmed");
+  // The budget held only the best pair (1-3, measured first): it decides alone.
+  m.rechecks = {{{1, 3}, 2.5, {0, 1}, 7.9, 0.68}};
+  EXPECT_EQ(figure(decide(m, OutlierRule{}), "ranks over their intra-host pairs", "rank 3")->recheck, "confirmed");
+  m.rechecks = {{{1, 3}, 7.5, {0, 1}, 7.9, 0.05}};
+  EXPECT_EQ(figure(decide(m, OutlierRule{}), "ranks over their intra-host pairs", "rank 3")->recheck, "not_confirmed");
 }
 
 // The 3x2 namespace cluster with h2 at a twentieth (a trial that named nothing): arrival sees
