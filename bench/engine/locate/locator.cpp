@@ -610,7 +610,7 @@ Status Locator::confirm() {
   };
   std::string cut;
   for (std::size_t i = 0; i < todo.size() && cut.empty(); ++i) {
-    std::vector<double> alone, control, gaps;
+    std::vector<double> alone, control;
     const auto [bytes, cost] = size_for(todo[i].ranks);
     for (int alt = 0; alt < kAlternations && cut.empty(); ++alt) {
       COLLBENCH_ASSIGN_OR_RETURN(const double s, measure(todo[i].ranks, bytes, cost));
@@ -623,15 +623,11 @@ Status Locator::confirm() {
         break;
       }
       alone.push_back(s);
-      if (c > 0) {
-        control.push_back(c);
-        gaps.push_back((c - s) / c);
-      }
+      if (c > 0) control.push_back(c);
     }
     if (alone.empty()) continue;
-    const double least_gap = gaps.empty() ? 0 : *std::min_element(gaps.begin(), gaps.end());
     measured_.rechecks.push_back({todo[i].ranks, median_of(alone), control.empty() ? std::vector<int>{} : todo[i].control,
-                                  median_of(control), least_gap});
+                                  median_of(control), least_gap(alone, control)});
   }
   measured_.confirmation_done = true;
   record_phase("confirm", plan, began, cut);

@@ -555,6 +555,17 @@ Verdict decide(const Measurements& m, const OutlierRule& rule) {
   return v;
 }
 
+double least_gap(const std::vector<double>& alone_gbps, const std::vector<double>& control_gbps) {
+  const double usual = median_of(control_gbps);
+  double least = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < alone_gbps.size() && i < control_gbps.size(); ++i) {
+    const double c = control_gbps[i];
+    if (c <= 0 || c < usual / 2) continue;
+    least = std::min(least, (c - alone_gbps[i]) / c);
+  }
+  return std::isinf(least) ? 0 : least;
+}
+
 std::vector<Suspect> suspects(const Verdict& v) {
   std::vector<Suspect> out;
   const auto add = [&](Suspect s) {

@@ -51,8 +51,8 @@ struct Suspect {
 };
 
 // What the confirmation measured: the medians over alternations of the suspect's and the
-// control's figures alone, and the smallest of the gaps (how far below its control the suspect
-// was in each alternation). A fault is there each time it is measured; a process the
+// control's figures alone, and least_gap() of the alternations (how far below its control the
+// suspect stayed in every one). A fault is there each time it is measured; a process the
 // scheduler put beside the suspect for a while is not, so the suspect must be behind every
 // time. Without a control, control_gbps and gap are 0.
 struct Recheck {
@@ -84,6 +84,12 @@ struct Verdict {
 };
 
 Verdict decide(const Measurements& m, const OutlierRule& rule);
+
+// How far behind its control a suspect stayed, alternation by alternation (the same index in
+// both): the smallest gap, leaving out alternations whose control ran at less than half the
+// control's median (a stall of the machine under the control, which says nothing of the
+// suspect). 0 when nothing was measured.
+double least_gap(const std::vector<double>& alone_gbps, const std::vector<double>& control_gbps);
 
 // What to measure alone before the final verdict: the pairs and rings decide() names, and the
 // pairs behind each rank that only its pairs accuse.

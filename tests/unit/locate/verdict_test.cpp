@@ -478,6 +478,15 @@ TEST(Verdict, SlowHostOfThreeIsNamedThoughItsRanksAreAlike) {
   EXPECT_EQ(figure(v, "ranks over their inter-host pairs", "rank 3")->recheck, "decisive");
 }
 
+TEST(Verdict, LeastGapIsBehindInEveryAlternationButAControlStall) {
+  // Behind in two of three: not behind every time.
+  EXPECT_NEAR(least_gap({0.5, 0.5, 0.9}, {1.0, 1.0, 1.0}), 0.1, 1e-12);
+  // The control stalled once (a tenth of its median): that alternation is left out.
+  EXPECT_NEAR(least_gap({0.10, 0.10, 0.11}, {0.94, 0.09, 1.0}), 0.89, 1e-12);
+  EXPECT_DOUBLE_EQ(least_gap({}, {}), 0);
+  EXPECT_DOUBLE_EQ(least_gap({0.5}, {}), 0);  // no control
+}
+
 TEST(Verdict, ThreeRanksOneSlow) {
   Measurements m;
   m.places = places(1, 3);
