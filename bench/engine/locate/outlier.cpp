@@ -119,6 +119,7 @@ std::vector<Judgement> judge_apart(std::span<const double> values, std::span<con
     std::sort(others.begin(), others.end());
     const double reference = median_of(others);
     std::vector<double> deviations;
+    deviations.reserve(others.size());
     for (double o : others) deviations.push_back(std::abs(o - reference));
     const double mad = median_of(deviations);
     for (std::size_t k = i; k < values.size(); ++k) {
