@@ -439,7 +439,8 @@ TEST(Verdict, RankIsConfirmedOnlyWhenEachRecheckedPairStaysBehind) {
   Measurements m = rank_3_behind_after_rank_2();
   m.confirmation_done = true;
   m.rechecks = {{{0, 3}, 2.2, {0, 1}, 3.0, 0.27}, {{1, 3}, 2.5, {0, 1}, 7.9, 0.68}};
-  const auto* cleared = figure(decide(m, OutlierRule{}), "ranks over their intra-host pairs", "rank 3");
+  const Verdict v = decide(m, OutlierRule{});
+  const auto* cleared = figure(v, "ranks over their intra-host pairs", "rank 3");
   EXPECT_EQ(cleared->recheck, "not_confirmed");
   EXPECT_FALSE(cleared->outlier);
   m.rechecks = {{{0, 3}, 2.2, {0, 1}, 7.5, 0.66}, {{1, 3}, 2.5, {0, 1}, 7.9, 0.68}};
