@@ -40,4 +40,9 @@ int ProcessResources::stop_all() {
   return static_cast<int>(stops.size());
 }
 
+bool ProcessResources::stopped() const {
+  const std::lock_guard lock(mutex_);
+  return stopped_;
+}
+
 }  // namespace collbench

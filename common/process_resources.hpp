@@ -30,9 +30,12 @@ class ProcessResources {
   // Runs every registered stop once (later calls do nothing): on a timeout, an asynchronous
   // library error or a failed launch, before the job is torn down. Returns how many ran.
   int stop_all();
+  // Whether stop_all() has begun: a communicator that ends after it is aborted, not destroyed
+  // (a destroy waits for operations that may wait on a peer that is gone).
+  bool stopped() const;
 
  private:
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::map<std::string, std::shared_ptr<void>> runtimes_;
   std::map<int, std::function<void()>> stops_;
   int next_stop_ = 0;

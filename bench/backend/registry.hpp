@@ -58,6 +58,10 @@ struct BackendEntry {
   // The note --backend auto prints when it picks this entry ("" for none), after the reasons
   // it passed over the entries before it.
   std::function<std::string(const BackendSetup&)> auto_note;
+  // The library this process loaded, as it answers at run time without a device or a job
+  // ("NCCL 2.21.5 loaded (headers 2.28.9)"), for --version; empty where there is none to ask.
+  // A bundle meets whichever libnccl.so.2 the machine has, so this is what the user sees.
+  std::function<std::string()> loaded_library;
 };
 
 // The entries of the adapters that are always built.

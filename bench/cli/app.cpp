@@ -98,7 +98,7 @@ int drop_in_main(const std::string& collective, int argc, char** argv, SignalSto
                    " benchmark with every element checked",
                name};
   app.footer(footer());
-  app.set_version_flag("--version", "collbench " + version() + " (" + git_commit() + ")");
+  app.set_version_flag("--version", [] { return version_text("collbench " + version() + " (" + git_commit() + ")"); });
   RawRunFlags raw = nccl_tests_defaults();
   raw.env = read_nccl_tests_env();
   add_run_flags(app, raw, /*with_positional=*/false);
@@ -119,7 +119,7 @@ int dispatch(int argc, char** argv) {
 
   CLI::App app{"collbench " + version() + ": correctness-checked collective bandwidth benchmarks", "collbench"};
   app.footer(footer());
-  app.set_version_flag("--version", "collbench " + version() + " (" + git_commit() + ")");
+  app.set_version_flag("--version", [] { return version_text("collbench " + version() + " (" + git_commit() + ")"); });
   app.require_subcommand(1);
 
   RawRunFlags raw;

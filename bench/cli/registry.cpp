@@ -105,4 +105,12 @@ std::string compiled_features() {
          "; topology: " + (COLLBENCH_HAVE_HWLOC ? "hwloc" : "none");
 }
 
+std::string version_text(const std::string& first_line) {
+  std::string text = first_line;
+  for (const auto* e : built_backends()) {
+    if (e->loaded_library) text += "\n" + std::string(e->name) + ": " + e->loaded_library();
+  }
+  return text;
+}
+
 }  // namespace collbench::cli

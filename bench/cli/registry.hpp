@@ -30,4 +30,8 @@ std::string bootstrap_flag_help();
 // "bootstraps: mpi, env, single, threads (-g); backends: nccl (device), mpi (host), ...; topology: hwloc"
 std::string compiled_features();
 
+// --version: collbench's version and commit, then one line per backend that loaded a library
+// ("nccl: NCCL 2.21.5 loaded (headers 2.28.9)").
+std::string version_text(const std::string& first_line);
+
 }  // namespace collbench::cli

@@ -1,7 +1,7 @@
 // The NCCL and CUDA calls of a communicator's waiting, failure and end, behind an interface:
 // the library's own (library_calls()), or a test double that records their order
 // (tests/unit/backend/nccl_lifecycle_test.cpp), since no GPU is needed to hold the order to
-// nccl-tests'. The measured collectives call NCCL directly.
+// nccl-tests'. The measured collectives call NCCL directly, inside CommLifecycle::use().
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -18,6 +18,10 @@ class CommCalls {
   virtual ncclResult_t destroy(ncclComm_t comm) = 0;
   // `window`: a symmetric window (-R 2, ncclCommWindowDeregister), else ncclCommDeregister.
   virtual ncclResult_t deregister(ncclComm_t comm, void* handle, bool window) = 0;
+  // A graph captured from launches (-G) holds the communicator: NCCL's abort and destroy wait
+  // until every such graph is gone.
+  virtual cudaError_t graph_launch(cudaGraphExec_t graph, cudaStream_t stream) = 0;
+  virtual cudaError_t graph_destroy(cudaGraphExec_t graph) = 0;
   // Lets other threads, NCCL's proxy threads among them, run while this one polls.
   virtual void yield() = 0;
 };

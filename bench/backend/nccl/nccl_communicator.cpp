@@ -7,6 +7,7 @@
 #include <array>
 #include <cstring>
 #include <optional>
+#include <utility>
 
 #include "bench/backend/cuda/cuda_memory.hpp"
 #include "bench/backend/cuda/cuda_try.hpp"
@@ -92,30 +93,47 @@ class NcclCommunicator final : public Communicator, public BufferRegistrar {
   }
   LaunchFeatures features() const override { return {true, true}; }
 
-  Status launch(const Call& call) override { return guarded(launch_one(call)); }
-  Status launch_p2p(const P2pCall& call) override { return guarded(point_to_point(call)); }
-  Status launch_group(std::span<const Call> calls) override;
+  // Every launch runs inside lifecycle_->use(): never on a communicator aborted from another
+  // thread, never while one aborts it.
+  Status launch(const Call& call) override {
+    return guarded(lifecycle_->use([&](ncclComm_t comm) { return launch_one(call, comm); }));
+  }
+  Status launch_p2p(const P2pCall& call) override {
+    return guarded(lifecycle_->use([&](ncclComm_t comm) { return point_to_point(call, comm); }));
+  }
+  Status launch_group(std::span<const Call> calls) override {
+    return guarded(lifecycle_->use([&](ncclComm_t comm) { return launch_grouped(calls, comm); }));
+  }
   Status synchronize() override { return lifecycle_->wait(context_->stream()); }
   Status begin_capture() override;
   Status end_capture() override;
-  Status replay() override;
+  Status replay() override { return guarded(lifecycle_->replay(context_->stream())); }
 
   Result<Buffer> attach(Buffer buffer) override;
 
  private:
-  // A failed launch stops every communicator of the process, as an asynchronous error does.
+  // A failed launch stops every communicator of the process, as an asynchronous error does;
+  // during a capture, once it has ended: NCCL's abort waits for the graph being captured, and
+  // a capturing thread may not synchronize.
   Status guarded(Status launched) {
-    if (!launched.ok()) lifecycle_->fail();
+    if (launched.ok()) return launched;
+    if (capturing_) {
+      stop_after_capture_ = true;
+    } else {
+      lifecycle_->fail();
+    }
     return launched;
   }
   Status agree_on_capabilities();
   Status create_communicator();
   Status create_premul_ops();
   Result<ncclRedOp_t> reduction(const Call& call) const;
-  Status launch_one(const Call& call);
-  Status peer_exchange(const Call& call, ncclDataType_t type);
-  Status hypercube(const Call& call, ncclDataType_t type);
-  Status point_to_point(const P2pCall& call);
+  Status launch_one(const Call& call, ncclComm_t comm);
+  Status launch_grouped(std::span<const Call> calls, ncclComm_t comm);
+  Status peer_exchange(const Call& call, ncclDataType_t type, ncclComm_t comm);
+  Status hypercube(const Call& call, ncclDataType_t type, ncclComm_t comm);
+  Status point_to_point(const P2pCall& call, ncclComm_t comm);
+  Status instantiate_capture();
   bool native(int since_code, bool symbol_present) const { return symbol_present && job_library_code_ >= since_code; }
 
   bootstrap::Bootstrap& boot_;
@@ -131,18 +149,21 @@ class NcclCommunicator final : public Communicator, public BufferRegistrar {
   std::unique_ptr<CommLifecycle> lifecycle_;
   std::array<std::optional<ncclRedOp_t>, kTypes> premul_{};
   std::array<std::string, kTypes> premul_error_{};
-  cudaGraphExec_t graph_ = nullptr;
+  bool capturing_ = false;
+  bool stop_after_capture_ = false;
 };
 
 NcclCommunicator::~NcclCommunicator() {
   (void)context_->make_current();
-  if (graph_ != nullptr) (void)cudaGraphExecDestroy(graph_);
   if (lifecycle_ == nullptr) return;
+  lifecycle_->keep_graph(nullptr);  // first: it holds the communicator
 #if NCCL_VERSION_CODE >= NCCL_VERSION(2, 11, 0)
-  if (!lifecycle_->aborted()) {
-    for (const auto& op : premul_) {
-      if (op) (void)ncclRedOpDestroy(*op, lifecycle_->comm());
-    }
+  for (const auto& op : premul_) {
+    if (!op) continue;
+    (void)lifecycle_->use([&](ncclComm_t comm) {
+      (void)ncclRedOpDestroy(*op, comm);
+      return ok_status();
+    });
   }
 #endif
   lifecycle_.reset();  // destroys the communicator, unless it was aborted
@@ -229,9 +250,16 @@ Status NcclCommunicator::create_premul_ops() {
     }
     auto scalar = premul_scalar(type);
     ncclRedOp_t op{};
-    const ncclResult_t rc =
-        ncclRedOpCreatePreMulSum(&op, scalar.data(), *nccl_type(type), ncclScalarHostImmediate, lifecycle_->comm());
-    if (rc == ncclSuccess) {
+    ncclResult_t rc = ncclSuccess;
+    // Refused once the communicator is stopped: then it counts as not created, and the
+    // agreement below still runs, as every rank expects it.
+    const Status used = lifecycle_->use([&](ncclComm_t comm) {
+      rc = ncclRedOpCreatePreMulSum(&op, scalar.data(), *nccl_type(type), ncclScalarHostImmediate, comm);
+      return ok_status();
+    });
+    if (!used.ok()) {
+      error = used.message();
+    } else if (rc == ncclSuccess) {
       premul_[slot(type)] = op;
       created[slot(type)] = 1;
     } else {
@@ -268,21 +296,23 @@ Result<Buffer> NcclCommunicator::attach(Buffer buffer) {
   auto held = std::make_shared<Buffer>(std::move(buffer));
   void* handle = nullptr;
   bool window = false;
+  const Status registered = lifecycle_->use([&](ncclComm_t comm) -> Status {
 #if NCCL_VERSION_CODE >= NCCL_VERSION(2, 27, 0)
-  if (options_.register_buffers == kSymmetricRegistration &&
-      native(NCCL_VERSION(2, 27, 0), &ncclCommWindowRegister != nullptr)) {
-    ncclWindow_t win = nullptr;
-    COLLBENCH_NCCL_TRY(ncclCommWindowRegister(lifecycle_->comm(), held->data(), std::max<std::uint64_t>(held->bytes(), 1),
-                                              &win, NCCL_WIN_COLL_SYMMETRIC));
-    handle = win;
-    window = true;
-  }
+    if (options_.register_buffers == kSymmetricRegistration &&
+        native(NCCL_VERSION(2, 27, 0), &ncclCommWindowRegister != nullptr)) {
+      ncclWindow_t win = nullptr;
+      COLLBENCH_NCCL_TRY(ncclCommWindowRegister(comm, held->data(), std::max<std::uint64_t>(held->bytes(), 1), &win,
+                                                NCCL_WIN_COLL_SYMMETRIC));
+      handle = win;
+      window = true;
+      return ok_status();
+    }
 #endif
-  if (!window) {
     if (&ncclCommRegister == nullptr) return Status::error(ErrorCode::kUnsupported, "ncclCommRegister is not in this NCCL");
-    COLLBENCH_NCCL_TRY(
-        ncclCommRegister(lifecycle_->comm(), held->data(), std::max<std::uint64_t>(held->bytes(), 1), &handle));
-  }
+    COLLBENCH_NCCL_TRY(ncclCommRegister(comm, held->data(), std::max<std::uint64_t>(held->bytes(), 1), &handle));
+    return ok_status();
+  });
+  if (!registered.ok()) return registered;
   void* data = held->data();
   const std::uint64_t bytes = held->bytes();
   return Buffer(data, bytes, [held, state = lifecycle_->state(), handle, window](void*) mutable {
@@ -304,11 +334,10 @@ Result<ncclRedOp_t> NcclCommunicator::reduction(const Call& call) const {
   return Status::error(ErrorCode::kUnsupported, std::string(to_string(call.op)) + " is not available in this NCCL");
 }
 
-Status NcclCommunicator::launch_one(const Call& call) {
+Status NcclCommunicator::launch_one(const Call& call, ncclComm_t comm) {
   const auto type = nccl_type(call.type);
   if (!type) return Status::error(ErrorCode::kUnsupported, std::string(to_string(call.type)) + " is not available in this NCCL");
   const std::size_t count = call.counts.param;
-  ncclComm_t comm = lifecycle_->comm();
   cudaStream_t stream = context_->stream();
   switch (call.collective) {
     case Collective::kAllReduce: {
@@ -332,7 +361,7 @@ Status NcclCommunicator::launch_one(const Call& call) {
     case Collective::kBroadcast:
       COLLBENCH_NCCL_TRY(ncclBroadcast(call.send, call.recv, count, *type, call.root, comm, stream));
       return ok_status();
-    case Collective::kHypercube: return hypercube(call, *type);
+    case Collective::kHypercube: return hypercube(call, *type, comm);
     case Collective::kAllToAll:
 #if NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0)
       if (native(NCCL_VERSION(2, 28, 0), &ncclAlltoAll != nullptr)) {
@@ -340,7 +369,7 @@ Status NcclCommunicator::launch_one(const Call& call) {
         return ok_status();
       }
 #endif
-      return peer_exchange(call, *type);
+      return peer_exchange(call, *type, comm);
     case Collective::kGather:
 #if NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0)
       if (native(NCCL_VERSION(2, 28, 0), &ncclGather != nullptr)) {
@@ -348,7 +377,7 @@ Status NcclCommunicator::launch_one(const Call& call) {
         return ok_status();
       }
 #endif
-      return peer_exchange(call, *type);
+      return peer_exchange(call, *type, comm);
     case Collective::kScatter:
 #if NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0)
       if (native(NCCL_VERSION(2, 28, 0), &ncclScatter != nullptr)) {
@@ -356,31 +385,30 @@ Status NcclCommunicator::launch_one(const Call& call) {
         return ok_status();
       }
 #endif
-      return peer_exchange(call, *type);
+      return peer_exchange(call, *type, comm);
     case Collective::kSendRecv:
-    case Collective::kAllToAllV: return peer_exchange(call, *type);
+    case Collective::kAllToAllV: return peer_exchange(call, *type, comm);
   }
   return Status::error(ErrorCode::kInternal, "unknown collective");
 }
 
-Status NcclCommunicator::launch_group(std::span<const Call> calls) {
+Status NcclCommunicator::launch_grouped(std::span<const Call> calls, ncclComm_t comm) {
   Status launched = ok_status();
   const ncclResult_t started = ncclGroupStart();
-  if (started != ncclSuccess) return guarded(nccl_error(started, "ncclGroupStart()", std::source_location::current()));
-  for (std::size_t i = 0; i < calls.size() && launched.ok(); ++i) launched = launch_one(calls[i]);
+  if (started != ncclSuccess) return nccl_error(started, "ncclGroupStart()", std::source_location::current());
+  for (std::size_t i = 0; i < calls.size() && launched.ok(); ++i) launched = launch_one(calls[i], comm);
   const ncclResult_t ended = ncclGroupEnd();
   if (launched.ok() && ended != ncclSuccess) launched = nccl_error(ended, "ncclGroupEnd()", std::source_location::current());
-  return guarded(launched);
+  return launched;
 }
 
 // The peer exchanges as nccl-tests builds them from sends and receives, in one group, on the
 // buffers as given (in place they are the same buffer, as in nccl-tests).
-Status NcclCommunicator::peer_exchange(const Call& call, ncclDataType_t type) {
+Status NcclCommunicator::peer_exchange(const Call& call, ncclDataType_t type, ncclComm_t comm) {
   const int n = boot_.size();
   const int me = boot_.rank();
   const std::uint64_t elem = traits(call.type).size;
   const std::size_t count = call.counts.param;
-  ncclComm_t comm = lifecycle_->comm();
   cudaStream_t stream = context_->stream();
   COLLBENCH_NCCL_TRY(ncclGroupStart());
   GroupErrors errors;
@@ -439,12 +467,11 @@ Status NcclCommunicator::peer_exchange(const Call& call, ncclDataType_t type) {
 }
 
 // log2(n) rounds; in round k each rank swaps everything it holds with the rank 2^k away.
-Status NcclCommunicator::hypercube(const Call& call, ncclDataType_t type) {
+Status NcclCommunicator::hypercube(const Call& call, ncclDataType_t type, ncclComm_t comm) {
   const int n = boot_.size();
   const int me = boot_.rank();
   const std::uint64_t elem = traits(call.type).size;
   const std::uint64_t count = call.counts.param;
-  ncclComm_t comm = lifecycle_->comm();
   cudaStream_t stream = context_->stream();
   void* mine = offset(call.recv, static_cast<std::uint64_t>(me) * count, elem);
   if (call.send != mine) {
@@ -467,11 +494,10 @@ Status NcclCommunicator::hypercube(const Call& call, ncclDataType_t type) {
 
 // collbench locate's step: a send and a receive in one group; a rank without peers posts
 // nothing (NCCL's point-to-point needs only the two ends).
-Status NcclCommunicator::point_to_point(const P2pCall& call) {
+Status NcclCommunicator::point_to_point(const P2pCall& call, ncclComm_t comm) {
   if (call.send_peer < 0 && call.recv_peer < 0) return ok_status();
   const auto type = nccl_type(call.type);
   if (!type) return Status::error(ErrorCode::kUnsupported, std::string(to_string(call.type)) + " is not available in this NCCL");
-  ncclComm_t comm = lifecycle_->comm();
   cudaStream_t stream = context_->stream();
   COLLBENCH_NCCL_TRY(ncclGroupStart());
   GroupErrors errors;
@@ -484,32 +510,34 @@ Status NcclCommunicator::point_to_point(const P2pCall& call) {
 Status NcclCommunicator::begin_capture() {
   // Thread-local: with -g, other threads of this process capture on their own streams.
   COLLBENCH_CUDA_TRY(cudaStreamBeginCapture(context_->stream(), cudaStreamCaptureModeThreadLocal));
+  capturing_ = true;
   return ok_status();
 }
 
 Status NcclCommunicator::end_capture() {
+  capturing_ = false;
+  Status ended = instantiate_capture();
+  if (std::exchange(stop_after_capture_, false)) lifecycle_->fail();  // a launch failed during it
+  return ended;
+}
+
+// The graph kept before is destroyed first; the new one is kept by the lifecycle (the abort
+// destroys it before aborting, as it holds the communicator).
+Status NcclCommunicator::instantiate_capture() {
   cudaGraph_t graph = nullptr;
   COLLBENCH_CUDA_TRY(cudaStreamEndCapture(context_->stream(), &graph));
-  if (graph_ != nullptr) {
-    (void)cudaGraphExecDestroy(graph_);
-    graph_ = nullptr;
-  }
+  lifecycle_->keep_graph(nullptr);
+  cudaGraphExec_t exec = nullptr;
 #if CUDART_VERSION >= 12000
-  const cudaError_t rc = cudaGraphInstantiate(&graph_, graph, 0);
+  const cudaError_t rc = cudaGraphInstantiate(&exec, graph, 0);
 #else
-  const cudaError_t rc = cudaGraphInstantiate(&graph_, graph, nullptr, nullptr, 0);
+  const cudaError_t rc = cudaGraphInstantiate(&exec, graph, nullptr, nullptr, 0);
 #endif
   (void)cudaGraphDestroy(graph);  // the executable graph keeps what it needs
   if (rc != cudaSuccess) {
     return cuda::cuda_error(rc, "cudaGraphInstantiate(&graph, captured)", std::source_location::current());
   }
-  return ok_status();
-}
-
-Status NcclCommunicator::replay() {
-  if (graph_ == nullptr) return Status::error(ErrorCode::kInternal, "replay() before a capture");
-  const cudaError_t rc = cudaGraphLaunch(graph_, context_->stream());
-  if (rc != cudaSuccess) return guarded(cuda::cuda_error(rc, "cudaGraphLaunch(graph, stream)", std::source_location::current()));
+  lifecycle_->keep_graph(exec);
   return ok_status();
 }
 
@@ -540,6 +568,13 @@ Result<std::string> every_rank_has_a_gpu(const BackendSetup& s) {
   return probe.devices > 0 ? std::string("another rank sees no CUDA device") : probe.error;
 }
 
+std::string loaded_library() {
+  int code = 0;
+  const ncclResult_t rc = ncclGetVersion(&code);
+  if (rc != ncclSuccess) return std::string("NCCL: ncclGetVersion failed: ") + ncclGetErrorString(rc);
+  return "NCCL " + nccl_version_text(code) + " loaded (headers " + nccl_header_version() + ")";
+}
+
 Result<std::unique_ptr<Backend>> make_nccl_backend(const BackendSetup& s) {
   COLLBENCH_ASSIGN_OR_RETURN(auto context,
                              cuda::CudaContext::open(s.boot, {s.host, s.device.stream_null, s.device.first_device}));
@@ -566,6 +601,7 @@ const BackendEntry& nccl_backend_entry() {
       .launchable = [](const BackendSetup&) { return ok_status(); },
       .make = nccl::make_nccl_backend,
       .auto_note = [](const BackendSetup&) { return std::string(); },
+      .loaded_library = nccl::loaded_library,
   };
   return entry;
 }
