@@ -20,6 +20,7 @@ missing_packages() {
 }
 
 install_dependencies() {
+  [ -n "${COLLBENCH_NO_INSTALL:-}" ] && return 0  # a machine without a network (scripts/gpu-check.sh)
   command -v dpkg-query >/dev/null || { echo "collbench: not a Debian system; install: ${DEB_PACKAGES[*]}" >&2; return 0; }
   local missing
   missing="$(missing_packages)"

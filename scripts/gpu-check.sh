@@ -1,178 +1,233 @@
 #!/usr/bin/env bash
-# The NCCL backend's check on a GPU machine: one prepared script, no network.
+# The NCCL backend's check on a GPU machine that has never been seen: one call, no network,
+# one overall deadline, and at most three files in the results folder.
 #
-# Needs there: CUDA (nvcc), NCCL, CMake >= 3.25, ninja, a C++20 compiler, and the folder that
-# scripts/gpu-bundle.sh prepared on a development machine (.gpu-deps/: nlohmann_json, CLI11,
-# optionally GoogleTest). MPI is used when mpicc exists. NCCL is looked for in NCCL_ROOT, the
-# CUDA folder, the system (Debian's or NVIDIA's libnccl-dev), then Python's nvidia-nccl-cu13/
-# -cu12 wheel (which ships libnccl.so.2 without the unversioned link).
+#   scripts/gpu-check.sh [--prebuilt DIR] [--deadline SECONDS]
 #
-#   scripts/gpu-check.sh            builds into build-gpu/, then runs every check below
+# Binaries: DIR (a bundle from scripts/gpu-bundle.sh: bin/collbench, bin/nccl_bare_loop,
+# bin/collbench_gpu_tests, lib/libcudart.so.13); without --prebuilt, build-gpu-bundle/ when it
+# holds a bundle; else a build here into build-gpu/ (needs CUDA, NCCL with its header, CMake,
+# ninja and the project's dev packages), inside the deadline.
 #
-# Checks: all_reduce sweeps 8 B - 4 GiB, every element checked, in each launch mode that fits
-# one GPU (single process, env rendezvous with WORLD_SIZE=1, -g 1, mpirun -np 1); CUDA graphs
-# (-G); grouped launches (-m); blocking modes (-z); registered buffers (-R 1, -R 2); per-
-# iteration timing (-I 1) and timestamps (-S 1); every type and op; every collective with
-# alltoallv; locate on one rank; one injected corrupted element (exit 7); the device checks
-# (no visible GPU: exit 3, and auto falls back in one line); -g over all GPUs when there are
-# several; the gpu/unit ctest suites when GoogleTest links here; and ncclAllReduce timed bare
-# (bench/tools/nccl_bare_loop) against collbench: within 1% at 256 MiB and above.
+# NCCL: the first libnccl.so.2 of NCCL_ROOT, the CUDA folder (nvcc's, /usr/local/cuda), /usr,
+# then Python's nvidia-nccl-cu13/-cu12 wheel through every python3 on PATH. Its folder goes on
+# LD_LIBRARY_PATH in this shell, so every step below loads it; a library without nccl.h is
+# enough for a bundle, a build needs the header too.
 #
-# Limits, so that one lent machine is never wasted: the checks after the build never take more
-# than COLLBENCH_GPU_BUDGET_S (default 480 s) in all; each step is killed at its own limit
-# (COLLBENCH_GPU_STEP_LIMIT_S, default 150 s, or what is left of the budget); ctest runs with a
-# per-test timeout. Results go to $OUT when the caller sets it (else build-gpu/gpu-check/):
-# summary.md gains its row as each step ends, so a run killed from outside still returns what
-# it had; summary.md's last line "Overall: ..." is written only by a run that finished.
+# Deadline: COLLBENCH_GPU_DEADLINE_S (default 360 s) covers everything, the build included.
+# Each step is killed at its own limit or at what is left of the deadline, and the steps run in
+# order of value, so the most important results exist whenever time runs out.
 #
-# Rehearsal on a machine without a GPU: COLLBENCH_GPU_SKIP_BUILD=1 with COLLBENCH_GPU_BUILD_DIR
-# naming an existing build runs every step against it, so each step's failure path reports.
-# Exit status: 0 when every check passed, 1 otherwise.
+# Results: OUT (the device tool's folder) or build-gpu/gpu-check/ gets exactly these files:
+#   summary.md          rewritten after every step: facts, one row per step, the verdict
+#   gpu-check-logs.tar.gz  every step's log and JSON, rewritten after every step
+#   sweep.json          the main run's JSON (checked all_reduce, 8 B - 4 GiB)
+# Logs are kept in COLLBENCH_GPU_WORK (default: a new folder under /tmp), named in summary.md.
+# A run stopped from outside (SIGTERM, SIGINT) ends the summary with "Overall: INTERRUPTED".
+#
+# With no GPU visible, each GPU step must end with collbench's own answer (exit 3, "no CUDA
+# device visible"): its row reads NO-GPU. That is the rehearsal on a CPU machine
+# (tests/gpu_check/rehearse.sh).
+# Exit status: 0 every step passed; 1 a step failed, or no binaries; 3 no GPU was visible and
+# every GPU step said so cleanly; 130 interrupted.
 set -uo pipefail
 
 ROOT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-BUILD_DIR="${COLLBENCH_GPU_BUILD_DIR:-$ROOT_DIR/build-gpu}"
-DEPS="${COLLBENCH_GPU_DEPS:-$ROOT_DIR/.gpu-deps}"
-RESULTS="${OUT:-$BUILD_DIR/gpu-check}"
-BUDGET_S="${COLLBENCH_GPU_BUDGET_S:-480}"  # every check after the build, together
-STEP_LIMIT_S="${COLLBENCH_GPU_STEP_LIMIT_S:-150}"
-SKIP_BUILD="${COLLBENCH_GPU_SKIP_BUILD:-0}"
-GATE=1.01                                 # collbench time / bare time at the gated sizes
-EXTRA_CMAKE_ARGS=(${COLLBENCH_GPU_CMAKE_ARGS:-})
-SUMMARY="$RESULTS/summary.md"
+PREBUILT="${COLLBENCH_GPU_PREBUILT:-}"
+DEADLINE_S="${COLLBENCH_GPU_DEADLINE_S:-360}"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --prebuilt) PREBUILT="${2:?--prebuilt needs a folder}"; shift 2 ;;
+    --deadline) DEADLINE_S="${2:?--deadline needs seconds}"; shift 2 ;;
+    -h|--help) sed -n '2,/^set -uo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "gpu-check: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+[[ "$DEADLINE_S" =~ ^[0-9]+$ ]] && [ "$DEADLINE_S" -ge 30 ] || { echo "gpu-check: --deadline must be >= 30 seconds" >&2; exit 2; }
+[ -z "$PREBUILT" ] && [ -x "$ROOT_DIR/build-gpu-bundle/bin/collbench" ] && PREBUILT="$ROOT_DIR/build-gpu-bundle"
+
+RESULTS="${OUT:-$ROOT_DIR/build-gpu/gpu-check}"
+WORK="${COLLBENCH_GPU_WORK:-$(mktemp -d /tmp/gpu-check.XXXXXX)}"
+mkdir -p "$RESULTS" "$WORK" || exit 1
+RESERVE_S=8  # kept back at the end for the summary and the tarball
+START=$SECONDS
 
 log() { echo "gpu-check: $*" >&2; }
+left() { echo $((DEADLINE_S - RESERVE_S - (SECONDS - START))); }
 
-mkdir -p "$RESULTS"
-: >"$SUMMARY"
-[ -x "$(command -v nvcc)" ] || { [ -x /usr/local/cuda/bin/nvcc ] && export PATH="/usr/local/cuda/bin:$PATH"; }
-command -v nvcc >/dev/null || { log "nvcc not found (add CUDA's bin folder to PATH)"; echo "Overall: FAIL (no nvcc)" >>"$SUMMARY"; exit 1; }
-[ -f "$DEPS/share/cmake/nlohmann_json/nlohmann_jsonConfig.cmake" ] ||
-  log "warning: $DEPS has no bundle (run scripts/gpu-bundle.sh on a development machine); trying the system"
-
-# NCCL_ROOT for the build and LD_LIBRARY_PATH for the runs, from the first place that has NCCL.
-find_nccl() {
-  if [ -n "${NCCL_ROOT:-}" ]; then echo "NCCL_ROOT=$NCCL_ROOT"; return; fi
-  local cuda_root
-  cuda_root="$(dirname "$(dirname "$(command -v nvcc)")")"
-  for root in "$cuda_root" /usr/local/cuda /usr; do
-    if [ -f "$root/include/nccl.h" ]; then echo "$root (system or CUDA folder)"; return; fi
-  done
-  local dir=""
-  for py in python3 /usr/bin/python3; do
-    command -v "$py" >/dev/null || continue
-    dir="$("$py" -c 'import nvidia.nccl as n; print(list(n.__path__)[0])' 2>/dev/null)" && break
-  done
-  if [ -n "$dir" ] && [ -f "$dir/include/nccl.h" ] && ls "$dir"/lib/libnccl.so* >/dev/null 2>&1; then
-    export NCCL_ROOT="$dir"
-    export LD_LIBRARY_PATH="$dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-    echo "$dir (Python wheel)"
-    return
-  fi
-  echo "not found (set NCCL_ROOT)"
+# ---------------------------------------------------------------- the summary
+FACTS=()    # "- name: value" lines
+ROWS=()     # "| step | verdict | exit | seconds | note |"
+TABLES=()   # extra lines after the table (the overhead figures)
+STATUS="running"
+write_summary() {
+  {
+    echo "## collbench GPU check"
+    echo
+    printf '%s\n' "${FACTS[@]}"
+    echo "- deadline: ${DEADLINE_S} s; $((SECONDS - START)) s used; logs: $WORK (all in gpu-check-logs.tar.gz)"
+    echo
+    echo "| step | result | exit | time | note |"
+    echo "|---|---|---|---|---|"
+    [ "${#ROWS[@]}" -gt 0 ] && printf '%s\n' "${ROWS[@]}"
+    [ "${#TABLES[@]}" -gt 0 ] && printf '%s\n' "${TABLES[@]}"
+    echo
+    echo "- One GPU cannot prove: reductions across ranks (NCCL refuses two ranks on one device), the NVLink,"
+    echo "  PCIe peer and network transports, -g threads over several GPUs, locate's pair and group phases."
+    echo
+    echo "Overall: $STATUS"
+  } >"$RESULTS/.summary.md.tmp" && mv -f "$RESULTS/.summary.md.tmp" "$RESULTS/summary.md"
 }
-
-# ---------------------------------------------------------------- build
-MPI=OFF
-command -v mpicc >/dev/null && MPI=AUTO
-NGPUS="$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ' || true)"
-NCCL_FROM="$(find_nccl)"
-log "NCCL: $NCCL_FROM"
-
-build() {  # build <dir> <tests ON|OFF> <prefix path>
-  cmake -S "$ROOT_DIR" -B "$1" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCOLLBENCH_WITH_NCCL=ON \
-    -DCOLLBENCH_WITH_MPI="$MPI" -DCOLLBENCH_BUILD_TESTS="$2" -DCOLLBENCH_BUILD_BENCHMARKS=OFF \
-    -DCMAKE_PREFIX_PATH="$3" ${NCCL_ROOT:+-DNCCL_ROOT="$NCCL_ROOT"} "${EXTRA_CMAKE_ARGS[@]}" \
-    >"$RESULTS/configure.log" 2>&1 &&
-    cmake --build "$1" --parallel "$(nproc)" >"$RESULTS/build.log" 2>&1
+# Every log and JSON in one file; one over 4 MiB stays out (named in a list) so that the
+# tarball keeps well inside the 16 MiB a returned file may have.
+pack_logs() {
+  (cd "$WORK" && find . -type f -size +4M -printf '%P %s bytes\n' >left-out.txt &&
+    find . -type f -size -4097k -printf '%P\n' | tar -czf "$RESULTS/.logs.tmp" -T - 2>/dev/null) &&
+    mv -f "$RESULTS/.logs.tmp" "$RESULTS/gpu-check-logs.tar.gz"
 }
+publish() { write_summary; pack_logs; }
 
-TESTS_BUILT=no
-build_start=$SECONDS
-if [ "$SKIP_BUILD" = 1 ]; then
-  log "using the existing build in $BUILD_DIR (COLLBENCH_GPU_SKIP_BUILD=1)"
-  [ -x "$BUILD_DIR/bench/collbench" ] || { log "no collbench in $BUILD_DIR"; echo "Overall: FAIL (no build)" >>"$SUMMARY"; exit 1; }
-  ctest --test-dir "$BUILD_DIR" -N -L gpu 2>/dev/null | grep -q "Total Tests: [1-9]" && TESTS_BUILT=yes
-# With tests when GoogleTest is there (bundled or installed). The bundled static libraries
-# come from another machine's compiler: a build that cannot link them is redone without tests.
-elif build "$BUILD_DIR" ON "$DEPS;$DEPS/gtest"; then
-  grep -q "tests : ON" "$RESULTS/configure.log" && TESTS_BUILT=yes
-else
-  log "build with tests failed (kept as $RESULTS/build-with-tests.log); building without them"
-  mv "$RESULTS/build.log" "$RESULTS/build-with-tests.log" 2>/dev/null
-  rm -rf "$BUILD_DIR/CMakeCache.txt" "$BUILD_DIR/CMakeFiles"
-  build "$BUILD_DIR" OFF "$DEPS" || {
-    log "build failed: see $RESULTS/configure.log and $RESULTS/build.log"
-    tail -30 "$RESULTS/build.log" >&2
-    echo "Overall: FAIL (build; NCCL: $NCCL_FROM)" >>"$SUMMARY"
-    exit 1
-  }
-fi
-BUILD_S=$((SECONDS - build_start))
-if [ "$SKIP_BUILD" != 1 ] && ! grep -q "NCCL  : ON" "$RESULTS/configure.log"; then
-  log "the NCCL backend was not configured: see $RESULTS/configure.log"
-  echo "Overall: FAIL (NCCL backend not configured; NCCL: $NCCL_FROM)" >>"$SUMMARY"
-  exit 1
-fi
-CB="$BUILD_DIR/bench/collbench"
-BARE="$BUILD_DIR/bench/tools/nccl_bare_loop"
-log "built in ${BUILD_S}s (tests: $TESTS_BUILT, MPI: $MPI, GPUs: $NGPUS)"
-
-{
-  echo "## collbench GPU check"
-  echo
-  echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "- host: $(hostname)"
-  echo "- commit: $(git -C "$ROOT_DIR" describe --always --dirty 2>/dev/null || echo unknown)"
-  echo "- GPUs: ${NGPUS:-0} x $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>/dev/null | head -1)"
-  echo "- driver: $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1)"
-  echo "- nvcc: $(nvcc --version | tail -1)"
-  echo "- NCCL found: $NCCL_FROM"
-  echo "- build: ${BUILD_S} s (tests: $TESTS_BUILT, MPI: $MPI); checks limited to ${BUDGET_S} s, ${STEP_LIMIT_S} s per step"
-  echo
-  echo "| check | result | exit | time | note |"
-  echo "|---|---|---|---|---|"
-} >>"$SUMMARY"
-
-# ---------------------------------------------------------------- checks
-FAILED=0
-checks_start=$SECONDS
-OVERHEAD=()
-
-# Seconds this step may take: its own limit, or what is left of the budget.
-step_limit() {
-  local left=$((BUDGET_S - (SECONDS - checks_start)))
-  [ "$left" -lt "$1" ] && echo "$left" || echo "$1"
-}
-
-record() {  # record <name> <PASS|FAIL|SKIP> <exit> <seconds> <note>
-  echo "| $1 | $2 | $3 | $4 s | $5 |" >>"$SUMMARY"
-  [ "$2" = FAIL ] && FAILED=1
-  log "$1: $2 $5"
-}
-
-# A run killed from outside (the lender's limit, Ctrl-C) says so in the summary it leaves, at
-# once: steps run in the background and the script waits, which a signal interrupts.
 STEP_PID=""
+WATCHDOG_PID=""
 interrupted() {
-  [ -n "$STEP_PID" ] && kill -TERM "$STEP_PID" 2>/dev/null
-  echo "Overall: INTERRUPTED after $((SECONDS - checks_start)) s of checks" >>"$SUMMARY"
-  exit 1
+  # timeout leads its own process group: the step's programs go with it.
+  [ -n "$STEP_PID" ] && kill -KILL -- -"$STEP_PID" "$STEP_PID" 2>/dev/null
+  STATUS="INTERRUPTED after $((SECONDS - START)) s (rows above are complete; the step running then is not listed)"
+  publish
+  exit 130
 }
 trap interrupted TERM INT
+# The deadline holds even if a step outlives its own limit: the script stops itself.
+(sleep "$DEADLINE_S" && kill -TERM $$ 2>/dev/null) &
+WATCHDOG_PID=$!
+trap '[ -n "$WATCHDOG_PID" ] && kill "$WATCHDOG_PID" 2>/dev/null' EXIT
 
-# check <name> <expected exit> <text that must appear ('' for none)> -- command...
-check() {
-  local name="$1" expect="$2" text="$3"
-  shift 4
-  local limit
-  limit="$(step_limit "$STEP_LIMIT_S")"
+# ---------------------------------------------------------------- NCCL, in this shell
+NCCL_LIB_DIR=""
+NCCL_INCLUDE_DIR=""
+NCCL_FROM="not found"
+# nccl_in <root> <label>: sets the NCCL_* variables when <root> holds libnccl.so.2.
+nccl_in() {
+  local lib
+  for lib in "$1/lib" "$1/lib64" "$1/lib/x86_64-linux-gnu" "$1/targets/x86_64-linux/lib"; do
+    [ -e "$lib/libnccl.so.2" ] || continue
+    NCCL_LIB_DIR="$lib"
+    NCCL_INCLUDE_DIR=""
+    [ -f "$1/include/nccl.h" ] && NCCL_INCLUDE_DIR="$1/include"
+    NCCL_FROM="$lib/libnccl.so.2 ($2$([ -z "$NCCL_INCLUDE_DIR" ] && echo ", no nccl.h"))"
+    return 0
+  done
+  return 1
+}
+# The folders of the nvidia.nccl package that a python3 sees (the wheel ships no unversioned
+# libnccl.so, and nvidia/ is a namespace package, so sys.path is searched as well).
+wheel_roots() {
+  local py
+  for py in $(type -ap python3) /usr/bin/python3; do
+    [ -x "$py" ] || continue
+    timeout 20 "$py" - <<'PY' 2>/dev/null
+import os, sys
+roots = []
+try:
+    import nvidia.nccl as n
+    roots += list(n.__path__)
+except Exception:
+    pass
+roots += [os.path.join(p, "nvidia", "nccl") for p in sys.path if p]
+for r in roots:
+    print(r)
+PY
+  done
+}
+find_nccl() {  # find_nccl <needs the header: 0|1>
+  local root cuda_root=""
+  command -v nvcc >/dev/null && cuda_root="$(dirname "$(dirname "$(command -v nvcc)")")"
+  for root in "${NCCL_ROOT:-}" "$cuda_root" /usr/local/cuda /usr; do
+    [ -n "$root" ] && nccl_in "$root" "$root" && { [ "$1" = 0 ] || [ -n "$NCCL_INCLUDE_DIR" ]; } && return 0
+  done
+  while read -r root; do
+    nccl_in "$root" "Python wheel" && { [ "$1" = 0 ] || [ -n "$NCCL_INCLUDE_DIR" ]; } && return 0
+  done < <(wheel_roots)
+  NCCL_LIB_DIR=""
+  NCCL_FROM="not found (set NCCL_ROOT)"
+  return 1
+}
+
+# ---------------------------------------------------------------- binaries
+[ -x "$(command -v nvcc)" ] || { [ -x /usr/local/cuda/bin/nvcc ] && export PATH="/usr/local/cuda/bin:$PATH"; }
+# Containers often mount the driver's tools here without putting them on PATH.
+command -v nvidia-smi >/dev/null || { [ -x /usr/local/nvidia/bin/nvidia-smi ] && export PATH="$PATH:/usr/local/nvidia/bin"; }
+BUILD_NOTE=""
+if [ -n "$PREBUILT" ]; then
+  BIN="$PREBUILT/bin"
+  find_nccl 0
+  BUILD_NOTE="prebuilt: $(sed -n 's/^commit: //p' "$PREBUILT/BUNDLE.txt" 2>/dev/null || echo '?'), $(sed -n 's/^size: //p' "$PREBUILT/BUNDLE.txt" 2>/dev/null || echo '?')"
+else
+  BIN="$ROOT_DIR/build-gpu/bin"
+  find_nccl 1
+  log "no bundle: building into build-gpu/ (NCCL: $NCCL_FROM)"
+  build_start=$SECONDS
+  # The bundle's own recipe, into build-gpu/, with nothing installed (no network there).
+  if [ -n "$NCCL_LIB_DIR" ] && [ "$(left)" -gt 60 ]; then
+    timeout --kill-after=5 "$(($(left) - 30))" env NCCL_ROOT="$(dirname "$NCCL_INCLUDE_DIR")" COLLBENCH_NO_INSTALL=1 \
+      bash "$ROOT_DIR/scripts/gpu-bundle.sh" "$ROOT_DIR/build-gpu" >"$WORK/build.log" 2>&1 &&
+      BUILD_NOTE="built here in $((SECONDS - build_start)) s"
+  fi
+  [ -n "$BUILD_NOTE" ] || BUILD_NOTE="build failed after $((SECONDS - build_start)) s: $(tail -1 "$WORK/build.log" 2>/dev/null | cut -c1-200)"
+fi
+[ -n "$NCCL_LIB_DIR" ] && export LD_LIBRARY_PATH="$NCCL_LIB_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+CB="$BIN/collbench"
+BARE="$BIN/nccl_bare_loop"
+GTESTS="$BIN/collbench_gpu_tests"
+NGPUS="$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ' || true)"
+
+FACTS+=("- date: $(date -u +%Y-%m-%dT%H:%M:%SZ); host: $(hostname); $(nproc) CPUs")
+FACTS+=("- GPUs: ${NGPUS:-0}: $(nvidia-smi --query-gpu=name,memory.total,driver_version,compute_cap --format=csv,noheader 2>/dev/null | head -1 || echo 'nvidia-smi not found')")
+FACTS+=("- binaries: $BIN ($BUILD_NOTE)")
+FACTS+=("- NCCL found: $NCCL_FROM")
+FACTS+=("- loaded by collbench: $(ldd "$CB" 2>/dev/null | awk '/libnccl|libcudart|not found/ { printf "%s%s => %s", sep, $1, $3; sep = "; " }')")
+if [ ! -x "$CB" ]; then
+  STATUS="FAIL (no collbench binary: $BUILD_NOTE)"
+  publish
+  exit 1
+fi
+
+STATUS="running (the rows above are the steps done so far)"
+publish
+
+# ---------------------------------------------------------------- steps
+FAILED=0
+GPU_STEPS=0
+NO_GPU_STEPS=0
+NO_GPU_TEXT="no CUDA device visible"
+
+record() {  # record <name> <verdict> <exit> <seconds> <note>
+  ROWS+=("| $1 | $2 | $3 | $4 s | $(echo "$5" | tr '|\n' '/ ' | cut -c1-220) |")
+  [ "$2" = FAIL ] && FAILED=1
+  log "$1: $2 (exit $3, $4 s) $5"
+  publish
+}
+
+# step <name> <limit s> <expected exit> <text that must appear, or ''> <gpu|cpu> -- command...
+# A GPU step that ends with exit 3 and collbench's "no CUDA device visible" reads NO-GPU.
+step() {
+  local name="$1" own="$2" expect="$3" text="$4" kind="$5"
+  shift 6
+  local limit start=$SECONDS rc verdict=PASS note=""
+  limit="$(left)"
+  [ "$limit" -gt "$own" ] && limit="$own"
+  [ "$kind" = gpu ] && GPU_STEPS=$((GPU_STEPS + 1))
   if [ "$limit" -lt 5 ]; then
-    record "$name" SKIP - 0 "time budget of ${BUDGET_S} s used up"
+    record "$name" SKIP - 0 "deadline of ${DEADLINE_S} s reached"
     return
   fi
-  local start=$SECONDS rc note="" verdict=PASS
-  timeout --kill-after=5 "$limit" "$@" >"$RESULTS/$name.log" 2>&1 &
+  # timeout runs programs, not this shell's functions: a function step runs in a new bash
+  # that is handed the function and the variables it reads. timeout signals the whole
+  # process group, so collbench under that bash stops too.
+  if declare -F "$1" >/dev/null; then
+    set -- bash -c "set -uo pipefail; $(declare -p CB BARE GTESTS WORK RUN SIZES NO_GPU_TEXT); $(declare -f "$1"); \"\$@\"" _ "$@"
+  fi
+  timeout --kill-after=3 "$limit" "$@" >"$WORK/$name.log" 2>&1 &
   STEP_PID=$!
   wait "$STEP_PID"
   rc=$?
@@ -180,133 +235,143 @@ check() {
   if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
     verdict=FAIL
     note="killed at its limit of $limit s"
+  elif [ "$kind" = gpu ] && [ "$rc" -eq 3 ] && grep -qF "$NO_GPU_TEXT" "$WORK/$name.log"; then
+    verdict=NO-GPU
+    NO_GPU_STEPS=$((NO_GPU_STEPS + 1))
+    note="$(grep -m1 -F "$NO_GPU_TEXT" "$WORK/$name.log" | cut -c1-120)"
   elif [ "$rc" -ne "$expect" ]; then
     verdict=FAIL
-    note="exit $rc, expected $expect: $(grep -m1 -i 'error\|collbench:' "$RESULTS/$name.log" | cut -c1-160 | tr '|' '/')"
-  elif [ -n "$text" ] && ! grep -qF -- "$text" "$RESULTS/$name.log"; then
+    note="exit $rc, expected $expect: $(grep -m1 -i 'error\|collbench:\|fail' "$WORK/$name.log" | cut -c1-180)"
+  elif [ -n "$text" ] && ! grep -qF -- "$text" "$WORK/$name.log"; then
     verdict=FAIL
     note="output lacks '$text'"
   else
-    note="$(grep -m1 '^# Peak bus bandwidth' "$RESULTS/$name.log" | sed 's/^# Peak bus bandwidth *: *//')"
-    local skipped
-    skipped="$(grep -c 'skipped:' "$RESULTS/$name.log" || true)"
-    [ "$skipped" != 0 ] && note="$note; $skipped rows skipped (see log)"
+    note="$(step_note "$name")"
   fi
   record "$name" "$verdict" "$rc" "$((SECONDS - start))" "$note"
 }
 
-RUN=(run -T 60 --no-progress)
-SWEEP=(-b 8 -e 4G -f 2 -n 20 -w 1 -c 1)
+# What a passed step's log says that is worth a row: the peak busbw, skipped rows, notes.
+step_note() {
+  local f="$WORK/$1.log" peak skipped reduced
+  peak="$(grep -m1 '^# Peak bus bandwidth' "$f" | sed 's/^# Peak bus bandwidth *: *//')"
+  skipped="$(grep -c 'skipped:' "$f" || true)"
+  reduced="$(grep -m1 -o 'Reducing maxBytes to [0-9]*' "$f")"
+  echo "${peak:+peak busbw $peak}${reduced:+; $reduced}$([ "$skipped" != 0 ] && echo "; $skipped rows skipped")"
+}
+
+device_facts() {  # the device step: what the machine and collbench say about the GPU
+  nvidia-smi || true
+  nvidia-smi topo -m || true
+  echo "---- ldd collbench"
+  ldd "$CB"
+  echo "---- collbench's header on this GPU"
+  "$CB" run -b 8 -e 8 -n 1 -w 0 -c 1 --no-progress --backend nccl
+}
+
+RUN=(run -T 60 --no-progress --backend nccl)
 OK_TEXT="# Out of bounds values : 0 OK"
+SIZES=(1048576 16777216 268435456 1073741824 4294967296)  # the harness-overhead step's
 
-check single 0 "$OK_TEXT" -- "$CB" "${RUN[@]}" "${SWEEP[@]}" --backend nccl -J "$RESULTS/single.json" --force
-check env-world1 0 "$OK_TEXT" -- env RANK=0 WORLD_SIZE=1 LOCAL_RANK=0 LOCAL_WORLD_SIZE=1 MASTER_ADDR=127.0.0.1 \
-  MASTER_PORT=29517 "$CB" "${RUN[@]}" "${SWEEP[@]}" --backend nccl --bootstrap env -J "$RESULTS/env.json" --force
-check g1 0 "$OK_TEXT" -- "$CB" "${RUN[@]}" "${SWEEP[@]}" --backend nccl -g 1
-if command -v mpirun >/dev/null && ldd "$CB" 2>/dev/null | grep -q libmpi; then
-  root_flag=()
-  [ "$(id -u)" -eq 0 ] && root_flag=(--allow-run-as-root)
-  check mpirun-np1 0 "$OK_TEXT" -- mpirun -np 1 "${root_flag[@]}" "$CB" "${RUN[@]}" "${SWEEP[@]}" --backend nccl
-else
-  record mpirun-np1 SKIP - 0 "no MPI on this machine"
+step device 60 0 "backend=nccl (NCCL" gpu -- device_facts
+if grep -q "backend=nccl (NCCL" "$WORK/device.log"; then
+  FACTS+=("- runtime: $(grep -m1 -o 'backend=nccl (NCCL[^)]*)' "$WORK/device.log" | sed 's/backend=nccl (//; s/)$//')")
 fi
-check graph-G10 0 "graph: 10" -- "$CB" "${RUN[@]}" -b 8 -e 1G -n 10 -G 10 --backend nccl
-check group-m4 0 "agg iters: 4" -- "$CB" "${RUN[@]}" -b 8 -e 256M -n 10 -m 4 --backend nccl
-check blocking-z1 0 "$OK_TEXT" -- "$CB" "${RUN[@]}" -b 8 -e 64M -n 5 -z 1 --backend nccl
-check blocking-z3 0 "$OK_TEXT" -- "$CB" "${RUN[@]}" -b 8 -e 64M -n 5 -z 3 --backend nccl
-check register-R1 0 "$OK_TEXT" -- "$CB" "${RUN[@]}" -b 8 -e 256M -n 10 -R 1 --backend nccl
-check register-R2 0 "$OK_TEXT" -- "$CB" "${RUN[@]}" -b 8 -e 256M -n 10 -R 2 --backend nccl
-check per-iteration-I1-S1 0 "i_cv%" -- "$CB" "${RUN[@]}" -b 8 -e 64M -n 20 -I 1 -S 1 --backend nccl
-check types-ops 0 "$OK_TEXT" -- "$CB" "${RUN[@]}" -b 8 -e 1M -n 3 -d all -o all --backend nccl -J "$RESULTS/types.json" --force
-check collectives 0 "$OK_TEXT" -- "$CB" "${RUN[@]}" all -b 8 -e 16M -n 5 -d float,bfloat16,int8 --backend nccl
-check alltoallv 0 "$OK_TEXT" -- "$CB" "${RUN[@]}" alltoallv -b 8 -e 16M -n 5 --backend nccl
-check locate-one-rank 0 "" -- "$CB" locate --budget 20 --backend nccl
-check corrupt-one 7 "element 12345" -- "$CB" "${RUN[@]}" -b 1M -e 1M -n 2 --backend nccl --fault corrupt-rank=0,index=12345
-if [ "${NGPUS:-0}" -ge 2 ]; then
-  check "g$NGPUS-all-gpus" 0 "$OK_TEXT" -- "$CB" "${RUN[@]}" -b 8 -e 1G -n 10 -g "$NGPUS" --backend nccl
-else
-  # NCCL refuses two ranks on one device ("Duplicate GPU detected"): collbench must say so
-  # in one line before NCCL does.
-  check two-ranks-one-gpu 8 "share the GPU" -- "$CB" "${RUN[@]}" -e 8 -g 2 --backend nccl
-fi
-check no-gpu-nccl 3 "no CUDA device visible (driver error" -- env CUDA_VISIBLE_DEVICES= "$CB" "${RUN[@]}" -e 8 --backend nccl
-check no-gpu-auto 0 "# no CUDA device visible" -- env CUDA_VISIBLE_DEVICES= "$CB" "${RUN[@]}" -e 8 -n 2
+step preflight 60 0 "" gpu -- "$CB" preflight --backend nccl -T 60 -J "$WORK/preflight.json"
+step sweep 120 0 "$OK_TEXT" gpu -- "$CB" "${RUN[@]}" -b 8 -e 4G -f 2 -n 20 -w 5 -c 1 -J "$WORK/sweep.json"
+[ -f "$WORK/sweep.json" ] && cp "$WORK/sweep.json" "$RESULTS/sweep.json"
+# -e beyond any device: collbench lowers it to what fits (nccl-tests' rule) and says so.
+step largest-fits 120 0 "Reducing maxBytes to" gpu -- "$CB" "${RUN[@]}" -b 8G -e 1T -f 2 -n 5 -w 1 -c 1
+step collectives 90 0 "$OK_TEXT" gpu -- "$CB" "${RUN[@]}" all -b 8 -e 64M -f 4 -n 5 -d float,bfloat16,int8
+step types-ops 90 0 "$OK_TEXT" gpu -- "$CB" "${RUN[@]}" -b 8 -e 1M -f 8 -n 3 -d all -o all
 
-# ---------------------------------------------------------------- harness overhead
-# The same sizes, iterations and warm-up through nccl_bare_loop and collbench (out of place),
-# three rounds each, interleaved; the best of each is compared.
-SIZES=(1048576 4194304 16777216 67108864 268435456 1073741824 4294967296)
-GATED_FROM=268435456
-limit="$(step_limit "$STEP_LIMIT_S")"
-if [ "$limit" -ge 20 ] && [ -x "$BARE" ]; then
-  : >"$RESULTS/bare.txt"
-  : >"$RESULTS/harness.txt"
-  start=$SECONDS
-  per_run=$((limit / 6))
+# collbench against ncclAllReduce with nothing around it: the same sizes, iterations and
+# warm-up, out of place, interleaved three times; the best of each per size is compared.
+overhead() {
+  local round
   for round in 1 2 3; do
-    timeout --signal=KILL "$per_run" "$BARE" -n 50 -w 5 "${SIZES[@]}" >>"$RESULTS/bare.txt" 2>>"$RESULTS/overhead.log"
-    timeout --signal=KILL "$per_run" "$CB" "${RUN[@]}" -b 1M -e 4G -f 4 -n 50 -w 5 -c 0 --backend nccl \
-      >"$RESULTS/harness.$round.log" 2>>"$RESULTS/overhead.log"
-    awk '$1 ~ /^[0-9]+$/ && $3 == "float" { print $1, $6 }' "$RESULTS/harness.$round.log" >>"$RESULTS/harness.txt"
+    echo "== round $round: collbench"
+    "$CB" "${RUN[@]}" -b 1M -e 4G -f 16 -n 50 -w 5 -c 0 | tee "$WORK/harness.$round.log" || return $?
+    awk '$1 ~ /^[0-9]+$/ && $3 == "float" { print $1, $6 }' "$WORK/harness.$round.log" >>"$WORK/harness.txt"
+    echo "== round $round: bare"
+    "$BARE" -n 50 -w 5 "${SIZES[@]}" | tee -a "$WORK/bare.txt" || return $?
   done
-  verdict=PASS
-  worst=""
+}
+: >"$WORK/bare.txt"
+: >"$WORK/harness.txt"
+step harness-overhead 120 0 "" gpu -- overhead
+if [ "$(wc -l <"$WORK/harness.txt")" -gt 0 ]; then
+  TABLES+=("" "ncclAllReduce float sum, one GPU, out of place, 50 iterations after 5 warm-up, best of 3 (us per op):" "")
+  TABLES+=("| bytes | bare loop | collbench | collbench / bare |" "|---|---|---|---|")
   for size in "${SIZES[@]}"; do
-    bare="$(awk -v s="$size" '$1 == s { print $2 }' "$RESULTS/bare.txt" | sort -g | head -1)"
-    mine="$(awk -v s="$size" '$1 == s { print $2 }' "$RESULTS/harness.txt" | sort -g | head -1)"
-    if [ -z "$bare" ] || [ -z "$mine" ]; then
-      OVERHEAD+=("| $size | ${bare:-missing} | ${mine:-missing} | - | - |")
-      verdict=FAIL
-      continue
-    fi
-    ratio="$(awk -v a="$mine" -v b="$bare" 'BEGIN { printf "%.4f", a / b }')"
-    gated=no
-    if [ "$size" -ge "$GATED_FROM" ]; then
-      gated=yes
-      awk -v r="$ratio" -v g="$GATE" 'BEGIN { exit !(r <= g) }' || verdict=FAIL
-      worst="$ratio"
-    fi
-    OVERHEAD+=("| $size | $bare | $mine | $ratio | $gated |")
+    bare="$(awk -v s="$size" '$1 == s { print $2 }' "$WORK/bare.txt" | sort -g | head -1)"
+    mine="$(awk -v s="$size" '$1 == s { print $2 }' "$WORK/harness.txt" | sort -g | head -1)"
+    ratio="$(awk -v a="$mine" -v b="$bare" 'BEGIN { if (a > 0 && b > 0) printf "%.3f", a / b; else print "-" }')"
+    TABLES+=("| $size | ${bare:--} | ${mine:--} | $ratio |")
   done
-  note="collbench / bare ncclAllReduce <= $GATE from 256 MiB (last: ${worst:-n/a})"
-  [ "$verdict" = FAIL ] && [ -z "$worst" ] && note="no figures: $(grep -m1 -i 'error\|collbench:' "$RESULTS/overhead.log" | cut -c1-160 | tr '|' '/')"
-  record harness-overhead "$verdict" - "$((SECONDS - start))" "$note"
-elif [ ! -x "$BARE" ]; then
-  record harness-overhead FAIL - 0 "no $BARE in the build"
-else
-  record harness-overhead SKIP - 0 "time budget used up"
+  publish
 fi
 
-# The test suites last: they repeat some of the above in finer detail. ctest's own per-test
-# timeout, inside the step's limit.
-if [ "$TESTS_BUILT" = yes ]; then
-  STEP_LIMIT_S=$((STEP_LIMIT_S * 2)) check ctest-gpu 0 "" -- ctest --test-dir "$BUILD_DIR" -L gpu --output-on-failure --timeout 120
-  check ctest-unit 0 "" -- ctest --test-dir "$BUILD_DIR" -L unit --output-on-failure --timeout 60 -j "$(nproc)"
+step graph-G10 60 0 "$OK_TEXT" gpu -- "$CB" "${RUN[@]}" -b 8 -e 1G -f 4 -n 10 -G 10
+step blocking-z1 45 0 "$OK_TEXT" gpu -- "$CB" "${RUN[@]}" -b 8 -e 64M -f 4 -n 5 -z 1
+step blocking-z3 45 0 "$OK_TEXT" gpu -- "$CB" "${RUN[@]}" -b 8 -e 64M -f 4 -n 5 -z 3
+step register-R1 45 0 "$OK_TEXT" gpu -- "$CB" "${RUN[@]}" -b 8 -e 256M -f 4 -n 10 -R 1
+step register-R2 45 0 "$OK_TEXT" gpu -- "$CB" "${RUN[@]}" -b 8 -e 256M -f 4 -n 10 -R 2
+# A forced failure: every timed iteration of the 1 MiB row stalls 30 s against -T 2, so the
+# watchdog must abort NCCL and end the run with exit 4, the partial JSON kept.
+timeout_run() {
+  "$CB" run -T 2 --no-progress --backend nccl -b 1M -e 1M -n 3 -w 0 \
+    --fault at-size=1048576,stall-every=1,stall-us=30000000 -J "$WORK/timeout.json"
+  local rc=$?
+  [ "$rc" -eq 4 ] && { grep -q '"timeout"' "$WORK/timeout.json" && echo "partial JSON kept, status timeout" ||
+    { echo "no partial JSON with status timeout"; return 1; }; }
+  return "$rc"
+}
+step timeout-T 45 4 "partial JSON kept" gpu -- timeout_run
+step corrupt-one 45 7 "element 12345" gpu -- "$CB" "${RUN[@]}" -b 1M -e 1M -n 2 --fault corrupt-rank=0,index=12345
+# The tests labelled gpu (the same binary ctest -L '^gpu$' runs in a build tree).
+gpu_tests() {
+  local out rc
+  "$GTESTS" --gtest_color=no
+  rc=$?
+  [ "$rc" -ne 0 ] && return "$rc"
+  # Every test skipped: no device was visible to them.
+  grep -q '^\[  PASSED  \] 0 tests' "$WORK/gpu-tests.log" && { echo "$NO_GPU_TEXT (every gpu test skipped)"; return 3; }
+  return 0
+}
+step gpu-tests 120 0 "" gpu -- gpu_tests
+step env-world1 45 0 "$OK_TEXT" gpu -- env RANK=0 WORLD_SIZE=1 LOCAL_RANK=0 LOCAL_WORLD_SIZE=1 MASTER_ADDR=127.0.0.1 \
+  MASTER_PORT=29517 "$CB" "${RUN[@]}" -b 8 -e 64M -f 8 -n 5 --bootstrap env
+step g1 45 0 "$OK_TEXT" gpu -- "$CB" "${RUN[@]}" -b 8 -e 64M -f 8 -n 5 -g 1
+step group-m4 45 0 "$OK_TEXT" gpu -- "$CB" "${RUN[@]}" -b 8 -e 256M -f 4 -n 10 -m 4
+step per-iteration-I1-S1 45 0 "i_cv%" gpu -- "$CB" "${RUN[@]}" -b 8 -e 64M -f 8 -n 20 -I 1 -S 1
+step alltoallv 45 0 "$OK_TEXT" gpu -- "$CB" "${RUN[@]}" alltoallv -b 8 -e 16M -f 8 -n 5
+if [ "${NGPUS:-0}" -ge 2 ]; then
+  step "g$NGPUS-all-gpus" 60 0 "$OK_TEXT" gpu -- "$CB" "${RUN[@]}" -b 8 -e 1G -f 4 -n 10 -g "$NGPUS"
 else
-  record ctest SKIP - 0 "GoogleTest did not build here"
+  # NCCL refuses two ranks on one device ("Duplicate GPU detected"): collbench says so first.
+  step two-ranks-one-gpu 45 8 "share the GPU" gpu -- "$CB" "${RUN[@]}" -e 8 -g 2
 fi
+step locate-one-rank 60 0 "" gpu -- "$CB" locate --budget 20 --backend nccl
+step no-gpu-nccl 30 3 "$NO_GPU_TEXT (driver error" cpu -- env CUDA_VISIBLE_DEVICES= "$CB" run -T 60 --no-progress -e 8 --backend nccl
+step no-gpu-auto 30 0 "# $NO_GPU_TEXT" cpu -- env CUDA_VISIBLE_DEVICES= "$CB" run -T 60 --no-progress -e 8 -n 2
 
-# ---------------------------------------------------------------- summary
+# ---------------------------------------------------------------- verdict
 trap - TERM INT
-library="$(sed -n 's/.*"library": "\([^"]*\)".*/\1/p' "$RESULTS/single.json" 2>/dev/null | head -1)"
-{
-  if [ "${#OVERHEAD[@]}" -gt 0 ]; then
-    echo
-    echo "ncclAllReduce float sum, one GPU, out of place, 50 iterations after 5 warm-up, best of 3 (us per op):"
-    echo
-    echo "| bytes | bare loop | collbench | ratio | gated |"
-    echo "|---|---|---|---|---|"
-    printf '%s\n' "${OVERHEAD[@]}"
-  fi
-  echo
-  echo "- collbench's libraries: ${library:-unknown}; checks took $((SECONDS - checks_start)) s"
-  if [ "${NGPUS:-0}" -lt 2 ]; then
-    echo "- What one GPU cannot prove: reductions across ranks (NCCL refuses two ranks on one device), the"
-    echo "  NVLink, PCIe peer and network transports, -g threads over several GPUs, locate's pair and group phases."
-  fi
-  echo
-  echo "Overall: $([ "$FAILED" -eq 0 ] && echo PASS || echo FAIL). Logs: $RESULTS/"
-} >>"$SUMMARY"
-echo
-cat "$SUMMARY"
-exit "$FAILED"
+rc=0
+if [ "$FAILED" -ne 0 ]; then
+  STATUS="FAIL"
+  rc=1
+elif [ "$GPU_STEPS" -gt 0 ] && [ "$NO_GPU_STEPS" -eq "$GPU_STEPS" ]; then
+  STATUS="NO GPU: every GPU step ended with collbench's exit 3 ($NO_GPU_TEXT)"
+  rc=3
+elif [ "$NO_GPU_STEPS" -gt 0 ]; then
+  STATUS="FAIL ($NO_GPU_STEPS of $GPU_STEPS GPU steps saw no device)"
+  rc=1
+else
+  STATUS="PASS"
+fi
+STATUS="$STATUS, in $((SECONDS - START)) s"
+publish
+cat "$RESULTS/summary.md"
+exit "$rc"
