@@ -3,6 +3,7 @@
 # The bundle checks read the bundle from COLLBENCH_GPU_BUNDLE (default: build-gpu-bundle/ in
 # the source folder, as scripts/gpu-bundle.sh writes it); without one they skip (exit 77),
 # unless COLLBENCH_GPU_BUNDLE_REQUIRED=1 (CI), where a missing bundle fails.
+# No "producer | grep -q" below: under pipefail, grep's early exit fails the producer.
 set -uo pipefail
 check=$1
 SRC=$2
@@ -52,7 +53,7 @@ closure)
   for f in "$BUNDLE"/bin/*; do
     runpath=$(readelf -d "$f" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p')
     [ "$runpath" = '$ORIGIN/../lib' ] || fail "$(basename "$f") has RUNPATH '$runpath', not \$ORIGIN/../lib"
-    ldd "$f" | grep -q "libcudart.so.13 => $BUNDLE/bin/../lib/libcudart.so.13" ||
+    grep -q "libcudart.so.13 => $BUNDLE/bin/../lib/libcudart.so.13" <<<"$(ldd "$f")" ||
       fail "$(basename "$f") does not load the carried cudart: $(ldd "$f" | grep cudart)"
   done
   size=$(du -sb "$BUNDLE/bin" "$BUNDLE/lib" | awk '{ s += $1 } END { print s }')
@@ -150,6 +151,7 @@ rehearsal-inside)
     fail "NCCL was not taken from the wheel: $(grep 'NCCL found' "$summary")"
   grep -qF "libcudart.so.13 => $BUNDLE/bin/../lib/libcudart.so.13; libnccl.so.2 => $site/nvidia/nccl/lib/libnccl.so.2" "$summary" ||
     fail "collbench did not load the carried cudart and the wheel's NCCL: $(grep 'loaded by' "$summary")"
+  listed=$(tar -tzf "$WORK/out/gpu-check-logs.tar.gz")
   for step in "${STEPS[@]}"; do
     case $step in
       no-gpu-nccl) want="PASS | 3" ;;
@@ -157,7 +159,7 @@ rehearsal-inside)
       *) want="NO-GPU | 3" ;;
     esac
     grep -q "^| $step | $want |" "$summary" || fail "row of $step is not '$want': $(grep "^| $step |" "$summary")"
-    tar -tzf "$WORK/out/gpu-check-logs.tar.gz" | grep -qx "$step.log" || fail "no $step.log in the tarball"
+    grep -qx "$step.log" <<<"$listed" || fail "no $step.log in the tarball"
   done
   grep -q "^| device | NO-GPU | 3 | .*no CUDA device visible (driver error" "$summary" || fail "the device row lacks the reason"
   tail -1 "$summary" | grep -q "^Overall: NO GPU: every GPU step ended with collbench's exit 3" ||
@@ -226,7 +228,7 @@ CMAKE
 one-cuda-runtime)
   # The shared runtime only: cudart_static linked beside it would be a second runtime.
   binary="$BUILD/bench/collbench"
-  readelf -d "$binary" | grep -q "NEEDED.*libcudart\.so" || fail "collbench does not load libcudart.so"
+  grep -q "NEEDED.*libcudart\.so" <<<"$(readelf -d "$binary")" || fail "collbench does not load libcudart.so"
   defined=$(nm "$binary" | grep -cE " [TW] cuda(Malloc|GetDeviceCount|StreamCreate)$")
   [ "$defined" -eq 0 ] || fail "collbench defines CUDA runtime functions itself (cudart_static linked)"
   ;;
