@@ -225,7 +225,8 @@ step() {
   # that is handed the function and the variables it reads. timeout signals the whole
   # process group, so collbench under that bash stops too.
   if declare -F "$1" >/dev/null; then
-    set -- bash -c "set -uo pipefail; $(declare -p CB BARE GTESTS WORK RUN SIZES NO_GPU_TEXT); $(declare -f "$1"); \"\$@\"" _ "$@"
+    set -- bash -c "set -uo pipefail; $(declare -p CB BARE GTESTS WORK RUN SIZES GATE GATED_FROM NO_GPU_TEXT);
+      $(declare -f "$1" best); \"\$@\"" _ "$@"
   fi
   timeout --kill-after=3 "$limit" "$@" >"$WORK/$name.log" 2>&1 &
   STEP_PID=$!
@@ -241,7 +242,8 @@ step() {
     note="$(grep -m1 -F "$NO_GPU_TEXT" "$WORK/$name.log" | cut -c1-120)"
   elif [ "$rc" -ne "$expect" ]; then
     verdict=FAIL
-    note="exit $rc, expected $expect: $(grep -m1 -i 'error\|collbench:\|fail' "$WORK/$name.log" | cut -c1-180)"
+    note="$(grep -m1 -i 'error\|collbench:\|fail' "$WORK/$name.log" || grep -v '^$' "$WORK/$name.log" | tail -1)"
+    note="exit $rc, expected $expect: $(echo "$note" | cut -c1-180)"
   elif [ -n "$text" ] && ! grep -qF -- "$text" "$WORK/$name.log"; then
     verdict=FAIL
     note="output lacks '$text'"
@@ -251,13 +253,19 @@ step() {
   record "$name" "$verdict" "$rc" "$((SECONDS - start))" "$note"
 }
 
-# What a passed step's log says that is worth a row: the peak busbw, skipped rows, notes.
+# What a passed step's log says that is worth a row: the largest row's time and algbw (one
+# rank has no bus bandwidth), the peak busbw where there is one, skipped rows, the clamp.
 step_note() {
-  local f="$WORK/$1.log" peak skipped reduced
-  peak="$(grep -m1 '^# Peak bus bandwidth' "$f" | sed 's/^# Peak bus bandwidth *: *//')"
+  local f="$WORK/$1.log" largest peak skipped reduced
+  if grep -q 'collbench fixed / bare' "$f"; then  # harness-overhead: its ratios
+    grep 'collbench fixed / bare' "$f" | sed 's/: collbench fixed \/ bare = / /' | paste -sd' ' | sed 's/^/fixed \/ bare: /'
+    return
+  fi
+  largest="$(awk '$1 ~ /^[0-9]+$/ && NF >= 9 { row = $1 " B " $3 " " $4 ": " $6 " us, algbw " $7 " GB/s" } END { print row }' "$f")"
+  peak="$(grep -m1 '^# Peak bus bandwidth' "$f" | sed 's/^# Peak bus bandwidth *: *//; /N\/A/d')"
   skipped="$(grep -c 'skipped:' "$f" || true)"
   reduced="$(grep -m1 -o 'Reducing maxBytes to [0-9]*' "$f")"
-  echo "${peak:+peak busbw $peak}${reduced:+; $reduced}$([ "$skipped" != 0 ] && echo "; $skipped rows skipped")"
+  echo "${largest:+largest row $largest}${peak:+; peak busbw $peak}${reduced:+; $reduced}$([ "$skipped" != 0 ] && echo "; $skipped rows skipped: $(grep -m1 -o 'skipped: .*' "$f" | cut -c10-90)")"
 }
 
 device_facts() {  # the device step: what the machine and collbench say about the GPU
@@ -271,11 +279,17 @@ device_facts() {  # the device step: what the machine and collbench say about th
 
 RUN=(run -T 60 --no-progress --backend nccl)
 OK_TEXT="# Out of bounds values : 0 OK"
-SIZES=(1048576 16777216 268435456 1073741824 4294967296)  # the harness-overhead step's
+SIZES=(1048576 16777216 268435456 4294967296)  # the harness-overhead step's: -b 1M -e 4G -f 16
+GATE=1.02           # collbench --fixed-buffers / bare, from GATED_FROM bytes up
+GATED_FROM=268435456
+# NCCL's own warnings in every log (a refused call says why there, not only "invalid argument").
+export NCCL_DEBUG="${NCCL_DEBUG:-WARN}"
+best() { awk -v s="$1" '$1 == s { print $2 }' "$WORK/$2.txt" | sort -g | head -1; }  # best <bytes> <bare|fixed|rotated>
+ratio_of() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.3f", a / b; else print "-" }'; }
 
 step device 60 0 "backend=nccl (NCCL" gpu -- device_facts
 if grep -q "backend=nccl (NCCL" "$WORK/device.log"; then
-  FACTS+=("- runtime: $(grep -m1 -o 'backend=nccl (NCCL[^)]*)' "$WORK/device.log" | sed 's/backend=nccl (//; s/)$//')")
+  FACTS+=("- runtime: $(grep -m1 -o 'backend=nccl (NCCL.*)$' "$WORK/device.log" | sed 's/^backend=nccl (//; s/)$//')")
 fi
 step preflight 60 0 "" gpu -- "$CB" preflight --backend nccl -T 60 -J "$WORK/preflight.json"
 step sweep 120 0 "$OK_TEXT" gpu -- "$CB" "${RUN[@]}" -b 8 -e 4G -f 2 -n 20 -w 5 -c 1 -J "$WORK/sweep.json"
@@ -283,31 +297,49 @@ step sweep 120 0 "$OK_TEXT" gpu -- "$CB" "${RUN[@]}" -b 8 -e 4G -f 2 -n 20 -w 5 
 # -e beyond any device: collbench lowers it to what fits (nccl-tests' rule) and says so.
 step largest-fits 120 0 "Reducing maxBytes to" gpu -- "$CB" "${RUN[@]}" -b 8G -e 1T -f 2 -n 5 -w 1 -c 1
 step collectives 90 0 "$OK_TEXT" gpu -- "$CB" "${RUN[@]}" all -b 8 -e 64M -f 4 -n 5 -d float,bfloat16,int8
-step types-ops 90 0 "$OK_TEXT" gpu -- "$CB" "${RUN[@]}" -b 8 -e 1M -f 8 -n 3 -d all -o all
+step types-ops 90 0 "$OK_TEXT" gpu -- "$CB" "${RUN[@]}" -b 8 -e 1M -f 8 -n 3 -d all -o all -J "$WORK/types.json"
 
 # collbench against ncclAllReduce with nothing around it: the same sizes, iterations and
 # warm-up, out of place, interleaved three times; the best of each per size is compared.
+# The bare loop reuses one buffer pair, so --fixed-buffers is the like-for-like figure (the
+# gate); collbench's default rotates its buffers as nccl-tests does (caches cold), shown beside.
 overhead() {
-  local round
+  local round policy
   for round in 1 2 3; do
-    echo "== round $round: collbench"
-    "$CB" "${RUN[@]}" -b 1M -e 4G -f 16 -n 50 -w 5 -c 0 | tee "$WORK/harness.$round.log" || return $?
-    awk '$1 ~ /^[0-9]+$/ && $3 == "float" { print $1, $6 }' "$WORK/harness.$round.log" >>"$WORK/harness.txt"
+    for policy in fixed rotated; do
+      echo "== round $round: collbench, $policy buffers"
+      "$CB" "${RUN[@]}" -b 1M -e 4G -f 16 -n 50 -w 5 -c 0 $([ "$policy" = fixed ] && echo --fixed-buffers) |
+        tee "$WORK/harness.$policy.$round.log" || return $?
+      awk '$1 ~ /^[0-9]+$/ && $3 == "float" { print $1, $6 }' "$WORK/harness.$policy.$round.log" >>"$WORK/$policy.txt"
+    done
     echo "== round $round: bare"
     "$BARE" -n 50 -w 5 "${SIZES[@]}" | tee -a "$WORK/bare.txt" || return $?
   done
+  local size bare fixed ratio worst=0
+  for size in "${SIZES[@]}"; do
+    bare="$(best "$size" bare)"
+    fixed="$(best "$size" fixed)"
+    [ -n "$bare" ] && [ -n "$fixed" ] || { echo "no figures at $size B"; return 1; }
+    ratio="$(awk -v a="$fixed" -v b="$bare" 'BEGIN { printf "%.3f", a / b }')"
+    [ "$size" -ge "$GATED_FROM" ] && awk -v r="$ratio" -v g="$GATE" 'BEGIN { exit !(r > g) }' && worst=1
+    echo "$size B: collbench fixed / bare = $ratio"
+  done
+  [ "$worst" -eq 0 ] || { echo "collbench --fixed-buffers is over $GATE x the bare loop from $GATED_FROM B"; return 1; }
 }
 : >"$WORK/bare.txt"
-: >"$WORK/harness.txt"
+: >"$WORK/fixed.txt"
+: >"$WORK/rotated.txt"
 step harness-overhead 120 0 "" gpu -- overhead
-if [ "$(wc -l <"$WORK/harness.txt")" -gt 0 ]; then
-  TABLES+=("" "ncclAllReduce float sum, one GPU, out of place, 50 iterations after 5 warm-up, best of 3 (us per op):" "")
-  TABLES+=("| bytes | bare loop | collbench | collbench / bare |" "|---|---|---|---|")
+if [ -s "$WORK/bare.txt" ]; then
+  TABLES+=("" "ncclAllReduce float sum, one GPU, out of place, 50 iterations after 5 warm-up, best of 3 interleaved (us per op);"
+           "gate: fixed / bare <= $GATE from $GATED_FROM B:" "")
+  TABLES+=("| bytes | bare loop | collbench --fixed-buffers | fixed / bare | collbench (rotated) | rotated / bare |"
+           "|---|---|---|---|---|---|")
   for size in "${SIZES[@]}"; do
-    bare="$(awk -v s="$size" '$1 == s { print $2 }' "$WORK/bare.txt" | sort -g | head -1)"
-    mine="$(awk -v s="$size" '$1 == s { print $2 }' "$WORK/harness.txt" | sort -g | head -1)"
-    ratio="$(awk -v a="$mine" -v b="$bare" 'BEGIN { if (a > 0 && b > 0) printf "%.3f", a / b; else print "-" }')"
-    TABLES+=("| $size | ${bare:--} | ${mine:--} | $ratio |")
+    bare="$(best "$size" bare)"
+    fixed="$(best "$size" fixed)"
+    rotated="$(best "$size" rotated)"
+    TABLES+=("| $size | ${bare:--} | ${fixed:--} | $(ratio_of "$fixed" "$bare") | ${rotated:--} | $(ratio_of "$rotated" "$bare") |")
   done
   publish
 fi

@@ -276,10 +276,11 @@ Status NcclCommunicator::create_premul_ops() {
   return ok_status();
 }
 
-std::optional<std::string> NcclCommunicator::unsupported(Collective c, DataType type, ReduceOp op, int) const {
+std::optional<std::string> NcclCommunicator::unsupported(Collective c, DataType type, ReduceOp op, int nranks) const {
   if (auto why = type_unsupported(type, job_library_code_, job_cc_major_, job_cc_minor_)) return why;
   if (coll::traits(c).takes_op) {
     if (auto why = op_unsupported(op, job_library_code_)) return why;
+    if (auto why = ranks_unsupported(type, op, nranks)) return why;
     if (op == ReduceOp::kPreMulSum && !premul_error_[slot(type)].empty()) {
       return "premulsum on " + std::string(to_string(type)) + ": " + premul_error_[slot(type)];
     }

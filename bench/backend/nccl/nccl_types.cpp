@@ -60,6 +60,13 @@ std::optional<std::string> type_unsupported(DataType type, int library_code, int
   return std::nullopt;
 }
 
+std::optional<std::string> ranks_unsupported(DataType type, ReduceOp op, int nranks) {
+  const bool scaled = op == ReduceOp::kAvg || op == ReduceOp::kPreMulSum;
+  if (nranks != 1 || !is_fp8(type) || !scaled) return std::nullopt;
+  return std::string(to_string(op)) + " on " + std::string(to_string(type)) +
+         " needs two ranks or more: NCCL's one-rank kernel has no fp8 scaling (it answers invalid argument)";
+}
+
 std::optional<std::string> op_unsupported(ReduceOp op, int library_code) {
   if (op == ReduceOp::kPreMulSum) {
     if (library_code < code_of(2, 11, 0)) return "premulsum needs NCCL >= 2.11";
