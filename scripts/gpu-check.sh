@@ -261,7 +261,7 @@ step_note() {
     grep 'collbench fixed / bare' "$f" | sed 's/: collbench fixed \/ bare = / /' | paste -sd' ' | sed 's/^/fixed \/ bare: /'
     return
   fi
-  largest="$(awk '$1 ~ /^[0-9]+$/ && NF >= 9 { row = $1 " B " $3 " " $4 ": " $6 " us, algbw " $7 " GB/s" } END { print row }' "$f")"
+  largest="$(awk '$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && $5 ~ /^-?[0-9]+$/ && NF >= 9 { row = $1 " B " $3 " " $4 ": " $6 " us, algbw " $7 " GB/s" } END { print row }' "$f")"
   peak="$(grep -m1 '^# Peak bus bandwidth' "$f" | sed 's/^# Peak bus bandwidth *: *//; /N\/A/d')"
   skipped="$(grep -c 'skipped:' "$f" || true)"
   reduced="$(grep -m1 -o 'Reducing maxBytes to [0-9]*' "$f")"
@@ -301,8 +301,9 @@ step types-ops 90 0 "$OK_TEXT" gpu -- "$CB" "${RUN[@]}" -b 8 -e 1M -f 8 -n 3 -d 
 
 # collbench against ncclAllReduce with nothing around it: the same sizes, iterations and
 # warm-up, out of place, interleaved three times; the best of each per size is compared.
-# The bare loop reuses one buffer pair, so --fixed-buffers is the like-for-like figure (the
-# gate); collbench's default rotates its buffers as nccl-tests does (caches cold), shown beside.
+# The bare loop reuses one buffer pair allocated as collbench allocates (ncclMemAlloc, -m),
+# so --fixed-buffers is the like-for-like figure (the gate); collbench's default rotates its
+# buffers as nccl-tests does (caches cold), and the bare loop on cudaMalloc is shown beside.
 overhead() {
   local round policy
   for round in 1 2 3; do
@@ -312,8 +313,10 @@ overhead() {
         tee "$WORK/harness.$policy.$round.log" || return $?
       awk '$1 ~ /^[0-9]+$/ && $3 == "float" { print $1, $6 }' "$WORK/harness.$policy.$round.log" >>"$WORK/$policy.txt"
     done
-    echo "== round $round: bare"
-    "$BARE" -n 50 -w 5 "${SIZES[@]}" | tee -a "$WORK/bare.txt" || return $?
+    echo "== round $round: bare, ncclMemAlloc"
+    "$BARE" -n 50 -w 5 -m "${SIZES[@]}" | tee -a "$WORK/bare.txt" || return $?
+    echo "== round $round: bare, cudaMalloc"
+    "$BARE" -n 50 -w 5 "${SIZES[@]}" | tee -a "$WORK/cudamalloc.txt" || return $?
   done
   local size bare fixed ratio worst=0
   for size in "${SIZES[@]}"; do
@@ -327,19 +330,21 @@ overhead() {
   [ "$worst" -eq 0 ] || { echo "collbench --fixed-buffers is over $GATE x the bare loop from $GATED_FROM B"; return 1; }
 }
 : >"$WORK/bare.txt"
+: >"$WORK/cudamalloc.txt"
 : >"$WORK/fixed.txt"
 : >"$WORK/rotated.txt"
 step harness-overhead 120 0 "" gpu -- overhead
 if [ -s "$WORK/bare.txt" ]; then
   TABLES+=("" "ncclAllReduce float sum, one GPU, out of place, 50 iterations after 5 warm-up, best of 3 interleaved (us per op);"
            "gate: fixed / bare <= $GATE from $GATED_FROM B:" "")
-  TABLES+=("| bytes | bare loop | collbench --fixed-buffers | fixed / bare | collbench (rotated) | rotated / bare |"
-           "|---|---|---|---|---|---|")
+  TABLES+=("| bytes | bare (ncclMemAlloc) | collbench --fixed-buffers | fixed / bare | collbench (rotated) | rotated / bare | bare (cudaMalloc) |"
+           "|---|---|---|---|---|---|---|")
   for size in "${SIZES[@]}"; do
     bare="$(best "$size" bare)"
     fixed="$(best "$size" fixed)"
     rotated="$(best "$size" rotated)"
-    TABLES+=("| $size | ${bare:--} | ${fixed:--} | $(ratio_of "$fixed" "$bare") | ${rotated:--} | $(ratio_of "$rotated" "$bare") |")
+    plain="$(best "$size" cudamalloc)"
+    TABLES+=("| $size | ${bare:--} | ${fixed:--} | $(ratio_of "$fixed" "$bare") | ${rotated:--} | $(ratio_of "$rotated" "$bare") | ${plain:--} |")
   done
   publish
 fi

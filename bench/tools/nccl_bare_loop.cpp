@@ -3,8 +3,11 @@
 // synchronization), with nothing else in the loop. A standalone tool, so it talks to CUDA
 // and NCCL directly; collbench's own code does that only in bench/backend/nccl/.
 //
-//   nccl_bare_loop [-n iters] [-w warmup] size...     (sizes in bytes)
+//   nccl_bare_loop [-n iters] [-w warmup] [-m] size...     (sizes in bytes)
 // prints one line per size: "<bytes> <microseconds per operation>".
+// -m allocates with ncclMemAlloc, as nccl-tests and collbench do where NCCL has it (2.19);
+// without it, cudaMalloc. The harness is compared with -m: like for like, since the allocation
+// alone can move a figure (docs/gpu-validation.md has both on an H200).
 #include <cuda_runtime_api.h>
 #include <nccl.h>
 
@@ -13,6 +16,10 @@
 #include <cstdlib>
 #include <string>
 #include <vector>
+
+// NCCL 2.19's: the tool still loads with an older library, and -m then says so.
+#pragma weak ncclMemAlloc
+#pragma weak ncclMemFree
 
 namespace {
 
@@ -39,16 +46,20 @@ int wait_for(cudaStream_t stream) {
 int main(int argc, char** argv) {
   long iters = 20;
   long warmup = 1;
+  bool nccl_memory = false;
   std::vector<std::size_t> sizes;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if ((arg == "-n" || arg == "-w") && i + 1 < argc) {
+    if (arg == "-m") {
+      nccl_memory = true;
+    } else if ((arg == "-n" || arg == "-w") && i + 1 < argc) {
       (arg == "-n" ? iters : warmup) = std::strtol(argv[++i], nullptr, 10);
     } else {
       sizes.push_back(std::strtoull(argv[i], nullptr, 10));
     }
   }
-  if (sizes.empty() || iters < 1) return fail("arguments", "usage: nccl_bare_loop [-n iters] [-w warmup] bytes...");
+  if (sizes.empty() || iters < 1) return fail("arguments", "usage: nccl_bare_loop [-n iters] [-w warmup] [-m] bytes...");
+  if (nccl_memory && (&ncclMemAlloc == nullptr || &ncclMemFree == nullptr)) return fail("-m", "ncclMemAlloc is not in this NCCL");
   std::size_t largest = 0;
   for (std::size_t s : sizes) largest = s > largest ? s : largest;
 
@@ -57,8 +68,13 @@ int main(int argc, char** argv) {
   BARE_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   void* send = nullptr;
   void* recv = nullptr;
-  BARE_CUDA(cudaMalloc(&send, largest));
-  BARE_CUDA(cudaMalloc(&recv, largest));
+  if (nccl_memory) {
+    BARE_NCCL(ncclMemAlloc(&send, largest));
+    BARE_NCCL(ncclMemAlloc(&recv, largest));
+  } else {
+    BARE_CUDA(cudaMalloc(&send, largest));
+    BARE_CUDA(cudaMalloc(&recv, largest));
+  }
   BARE_CUDA(cudaMemset(send, 0, largest));
   ncclComm_t comm = nullptr;
   int device = 0;
@@ -75,8 +91,13 @@ int main(int argc, char** argv) {
     std::printf("%zu %.3f\n", bytes, us / static_cast<double>(iters));
   }
   BARE_NCCL(ncclCommDestroy(comm));
-  BARE_CUDA(cudaFree(send));
-  BARE_CUDA(cudaFree(recv));
+  if (nccl_memory) {
+    BARE_NCCL(ncclMemFree(send));
+    BARE_NCCL(ncclMemFree(recv));
+  } else {
+    BARE_CUDA(cudaFree(send));
+    BARE_CUDA(cudaFree(recv));
+  }
   BARE_CUDA(cudaStreamDestroy(stream));
   return 0;
 }

@@ -90,6 +90,11 @@ nccl-versions)
     out=$(env LD_BIND_NOW=1 LD_LIBRARY_PATH="$WORK/${v%%:*}" "$BUNDLE/bin/collbench" --version 2>&1) ||
       fail "collbench did not start against NCCL ${v#*:}: $out"
     grep -q "NCCL ${v#*:} loaded" <<<"$out" || fail "collbench --version does not name NCCL ${v#*:}: $out"
+    # The other two binaries of the bundle load as well (their own answers need no NCCL call).
+    out=$(env LD_BIND_NOW=1 LD_LIBRARY_PATH="$WORK/${v%%:*}" "$BUNDLE/bin/nccl_bare_loop" 2>&1)
+    grep -q "usage: nccl_bare_loop" <<<"$out" || fail "nccl_bare_loop did not start against NCCL ${v#*:}: $out"
+    out=$(env LD_BIND_NOW=1 LD_LIBRARY_PATH="$WORK/${v%%:*}" "$BUNDLE/bin/collbench_gpu_tests" --gtest_list_tests 2>&1) ||
+      fail "collbench_gpu_tests did not start against NCCL ${v#*:}: $out"
   done
   ;;
 rehearsal)
