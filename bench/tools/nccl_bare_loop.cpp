@@ -3,11 +3,13 @@
 // synchronization), with nothing else in the loop. A standalone tool, so it talks to CUDA
 // and NCCL directly; collbench's own code does that only in bench/backend/nccl/.
 //
-//   nccl_bare_loop [-n iters] [-w warmup] [-m] size...     (sizes in bytes)
+//   nccl_bare_loop [-n iters] [-w warmup] [-a] [-c] size...     (sizes in bytes)
 // prints one line per size: "<bytes> <microseconds per operation>".
-// -m allocates with ncclMemAlloc, as nccl-tests and collbench do where NCCL has it (2.19);
-// without it, cudaMalloc. The harness is compared with -m: like for like, since the allocation
-// alone can move a figure (docs/gpu-validation.md has both on an H200).
+// The buffers are set up as nccl-tests 2.19 sets them up, and collbench with it: the
+// communicator first, then the largest size twice with ncclMemAlloc where NCCL has it (2.19),
+// else cudaMalloc. The setup alone moves a figure: on an H200 with NCCL 2.28.3, ncclMemAlloc
+// buffers made after the communicator copied 256 MiB in 143.6 us, made before it in 128.5 us
+// (docs/gpu-validation.md). -a allocates before the communicator, -c with cudaMalloc.
 #include <cuda_runtime_api.h>
 #include <nccl.h>
 
@@ -17,7 +19,7 @@
 #include <string>
 #include <vector>
 
-// NCCL 2.19's: the tool still loads with an older library, and -m then says so.
+// NCCL 2.19's: the tool still loads with an older library, and uses cudaMalloc there.
 #pragma weak ncclMemAlloc
 #pragma weak ncclMemFree
 
@@ -46,20 +48,24 @@ int wait_for(cudaStream_t stream) {
 int main(int argc, char** argv) {
   long iters = 20;
   long warmup = 1;
-  bool nccl_memory = false;
+  bool allocate_first = false;
+  bool cuda_malloc = false;
   std::vector<std::size_t> sizes;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "-m") {
-      nccl_memory = true;
+    if (arg == "-a" || arg == "-c") {
+      (arg == "-a" ? allocate_first : cuda_malloc) = true;
     } else if ((arg == "-n" || arg == "-w") && i + 1 < argc) {
       (arg == "-n" ? iters : warmup) = std::strtol(argv[++i], nullptr, 10);
     } else {
       sizes.push_back(std::strtoull(argv[i], nullptr, 10));
     }
   }
-  if (sizes.empty() || iters < 1) return fail("arguments", "usage: nccl_bare_loop [-n iters] [-w warmup] [-m] bytes...");
-  if (nccl_memory && (&ncclMemAlloc == nullptr || &ncclMemFree == nullptr)) return fail("-m", "ncclMemAlloc is not in this NCCL");
+  if (sizes.empty() || iters < 1) return fail("arguments", "usage: nccl_bare_loop [-n iters] [-w warmup] [-a] [-c] bytes...");
+  int version = 0;
+  BARE_NCCL(ncclGetVersion(&version));
+  const bool nccl_memory = !cuda_malloc && version >= NCCL_VERSION(2, 19, 0) && &ncclMemAlloc != nullptr &&
+                           &ncclMemFree != nullptr;
   std::size_t largest = 0;
   for (std::size_t s : sizes) largest = s > largest ? s : largest;
 
@@ -68,6 +74,9 @@ int main(int argc, char** argv) {
   BARE_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   void* send = nullptr;
   void* recv = nullptr;
+  ncclComm_t comm = nullptr;
+  int device = 0;
+  if (!allocate_first) BARE_NCCL(ncclCommInitAll(&comm, 1, &device));
   if (nccl_memory) {
     BARE_NCCL(ncclMemAlloc(&send, largest));
     BARE_NCCL(ncclMemAlloc(&recv, largest));
@@ -76,9 +85,7 @@ int main(int argc, char** argv) {
     BARE_CUDA(cudaMalloc(&recv, largest));
   }
   BARE_CUDA(cudaMemset(send, 0, largest));
-  ncclComm_t comm = nullptr;
-  int device = 0;
-  BARE_NCCL(ncclCommInitAll(&comm, 1, &device));
+  if (allocate_first) BARE_NCCL(ncclCommInitAll(&comm, 1, &device));
 
   for (std::size_t bytes : sizes) {
     const std::size_t count = bytes / sizeof(float);
