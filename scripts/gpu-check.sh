@@ -26,10 +26,10 @@
 # A run stopped from outside (SIGTERM, SIGINT) ends the summary with "Overall: INTERRUPTED".
 #
 # With no GPU visible, each GPU step must end with collbench's own answer (exit 3, "no CUDA
-# device visible"): its row reads NO-GPU. That is the rehearsal on a CPU machine
-# (tests/gpu_check/rehearse.sh).
-# Exit status: 0 every step passed; 1 a step failed, or no binaries; 3 no GPU was visible and
-# every GPU step said so cleanly; 130 interrupted.
+# device visible"): its row reads NO-GPU. That is the rehearsal on a CPU machine (ctest
+# GpuBundle.rehearsal, tests/gpu_check/gpu_check_test.sh).
+# Exit status: 0 every step passed; 1 a step failed, or no binaries; 2 bad arguments; 3 no GPU
+# was visible and every GPU step said so cleanly; 130 interrupted.
 set -uo pipefail
 
 ROOT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -144,6 +144,7 @@ const BackendEntry& bootstrap_backend_entry() {
             return "collectives run through the " + std::string(s.boot.name()) +
                    " bootstrap on host memory: a correctness check, not a bandwidth measurement";
           },
+      .loaded_library = {},  // no library of its own
   };
   return entry;
 }

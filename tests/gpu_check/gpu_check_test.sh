@@ -35,7 +35,9 @@ STEPS=(device preflight sweep largest-fits collectives types-ops harness-overhea
 # A bundle whose collbench never returns: what the deadline and the interruption must stop.
 hanging_bundle() {
   mkdir -p "$WORK/hang/bin"
-  printf '#!/bin/sh\nsleep 613\n' >"$WORK/hang/bin/collbench"
+  # Each process it starts writes its pid down, so that a check can see they all ended.
+  printf '#!/bin/sh\necho $$ >>"%s/hang/pids"\nsleep 613 &\necho $! >>"%s/hang/pids"\nwait\n' "$WORK" "$WORK" \
+    >"$WORK/hang/bin/collbench"
   chmod +x "$WORK/hang/bin/collbench"
   echo "$WORK/hang"
 }
@@ -194,8 +196,8 @@ interrupted)
   (exec env OUT="$WORK/out" COLLBENCH_GPU_WORK="$WORK/logs" bash "$SRC/scripts/gpu-check.sh" --prebuilt "$hang" \
      >"$WORK/stdout" 2>"$WORK/stderr") &
   pid=$!
-  for _ in $(seq 1 300); do
-    grep -q "^Overall: running" "$WORK/out/summary.md" 2>/dev/null && break
+  for _ in $(seq 1 300); do  # until the first step's collbench and its child run
+    [ "$(wc -l <"$hang/pids" 2>/dev/null)" = 2 ] && break
     sleep 0.1
   done
   kill -TERM "$pid"
@@ -206,8 +208,16 @@ interrupted)
   [ $((SECONDS - start)) -lt 10 ] || fail "the script took $((SECONDS - start)) s to stop"
   tail -1 "$WORK/out/summary.md" | grep -q "^Overall: INTERRUPTED after" || fail "last line: $(tail -1 "$WORK/out/summary.md")"
   [ -f "$WORK/out/gpu-check-logs.tar.gz" ] || fail "no tarball"
-  sleep 1
-  pgrep -f "$hang/bin/collbench|sleep 613" >/dev/null && fail "the step's collbench outlived the script"
+  [ -s "$hang/pids" ] || fail "the hanging collbench never started"
+  grep -q "^| device |" "$WORK/out/summary.md" && fail "the interrupted step has a row"
+  # Killed processes go at once, but are reaped when their new parent gets to it: a zombie
+  # (state Z) has ended. 5 s for the others to go.
+  running() { while read -r p; do ps -o stat= -p "$p" 2>/dev/null | grep -qv Z && echo "$p"; done <"$hang/pids"; }
+  for _ in $(seq 1 50); do
+    [ -z "$(running)" ] && break
+    sleep 0.1
+  done
+  [ -z "$(running)" ] || fail "processes $(running | paste -sd' ') of the step outlived the script"
   ;;
 wheel-layout)
   # A build with the wheel's NCCL: nvidia/nccl/{include/nccl.h,lib/libnccl.so.2}, no libnccl.so.
