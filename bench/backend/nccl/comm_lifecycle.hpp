@@ -71,14 +71,14 @@ class CommLifecycle {
   // Shared with the process's stop and with each registered buffer, which may outlive this
   // object's owner.
   struct State {
-    using Lock = std::unique_lock<std::timed_mutex>;
+    using Lock = std::unique_lock<std::mutex>;
 
     CommCalls* calls = nullptr;
     ncclComm_t comm = nullptr;
     std::chrono::milliseconds stop_wait{};
     // Held across every call on `comm` and `graph`, except the abort itself.
-    std::timed_mutex mutex;
-    std::condition_variable_any abort_ended;
+    std::mutex mutex;
+    std::condition_variable abort_ended;
     bool aborted = false;     // nothing may start on `comm` any more (its abort has begun)
     bool abort_done = false;  // ncclCommAbort has returned
     bool destroyed = false;
