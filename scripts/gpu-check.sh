@@ -100,7 +100,8 @@ trap interrupted TERM INT
 # The deadline holds even if a step outlives its own limit: the script stops itself.
 (sleep "$DEADLINE_S" && kill -TERM $$ 2>/dev/null) &
 WATCHDOG_PID=$!
-trap '[ -n "$WATCHDOG_PID" ] && kill "$WATCHDOG_PID" 2>/dev/null' EXIT
+# Its sleep goes with it, rather than outliving the script by up to the deadline.
+trap '[ -n "$WATCHDOG_PID" ] && { pkill -P "$WATCHDOG_PID"; kill "$WATCHDOG_PID"; } 2>/dev/null' EXIT
 
 # ---------------------------------------------------------------- NCCL, in this shell
 NCCL_LIB_DIR=""
