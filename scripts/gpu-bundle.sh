@@ -12,9 +12,9 @@
 # DEST/BUNDLE.txt  what was built, from which commit, against which CUDA and NCCL headers,
 #             the newest glibc symbol version it needs, and its size
 #
-# MPI and hwloc are off (the target has neither; topology comes from sysfs and NVML, which
-# collbench opens at run time); nlohmann_json and CLI11 are header-only; GoogleTest and the C++
-# GoogleTest is linked statically, so the closure is libc, libm, libstdc++, libgcc_s, the
+# MPI and hwloc are off (the target has neither; the runs then record no host topology, and
+# say so in one line); nlohmann_json and CLI11 are header-only; GoogleTest is linked
+# statically, so the closure is libc, libm, libstdc++, libgcc_s, the
 # carried cudart and libnccl.so.2: tests/gpu_check/bundle_test.sh checks it. The C++ runtime
 # stays shared: a static one would need glibc 2.36 (arc4random), which Ubuntu 22.04 lacks,
 # while GCC 12's libstdc++ is there; BUNDLE.txt names the newest glibc and libstdc++ symbol
