@@ -15,7 +15,7 @@
 # MPI and hwloc are off (the target has neither; the runs then record no host topology, and
 # say so in one line); nlohmann_json and CLI11 are header-only; GoogleTest is linked
 # statically, so the closure is libc, libm, libstdc++, libgcc_s, the
-# carried cudart and libnccl.so.2: tests/gpu_check/bundle_test.sh checks it. The C++ runtime
+# carried cudart and libnccl.so.2: ctest GpuBundle.closure checks it. The C++ runtime
 # stays shared: a static one would need glibc 2.36 (arc4random), which Ubuntu 22.04 lacks,
 # while GCC 12's libstdc++ is there; BUNDLE.txt names the newest glibc and libstdc++ symbol
 # versions the binaries need.
