@@ -227,7 +227,7 @@ step() {
   # process group, so collbench under that bash stops too.
   if declare -F "$1" >/dev/null; then
     set -- bash -c "set -uo pipefail; $(declare -p CB BARE GTESTS WORK RUN SIZES GATE GATED_FROM NO_GPU_TEXT);
-      $(declare -f "$1" best); \"\$@\"" _ "$@"
+      $(declare -f "$1" best ratio_of); \"\$@\"" _ "$@"
   fi
   timeout --kill-after=3 "$limit" "$@" >"$WORK/$name.log" 2>&1 &
   STEP_PID=$!
@@ -285,7 +285,7 @@ GATE=1.02           # collbench --fixed-buffers / bare, from GATED_FROM bytes up
 GATED_FROM=268435456
 # NCCL's own warnings in every log (a refused call says why there, not only "invalid argument").
 export NCCL_DEBUG="${NCCL_DEBUG:-WARN}"
-best() { awk -v s="$1" '$1 == s { print $2 }' "$WORK/$2.txt" | sort -g | head -1; }  # best <bytes> <bare|fixed|rotated>
+best() { awk -v s="$1" '$1 == s { print $2 }' "$WORK/$2.txt" | sort -g | head -1; }  # best <bytes> <bare|fixed|rotated|allocated-first>
 ratio_of() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.3f", a / b; else print "-" }'; }
 
 step device 60 0 "backend=nccl (NCCL" gpu -- device_facts
@@ -320,16 +320,16 @@ overhead() {
     echo "== round $round: bare, allocated before the communicator"
     "$BARE" -n 50 -w 5 -a "${SIZES[@]}" | tee -a "$WORK/allocated-first.txt" || return $?
   done
-  local size bare fixed ratio worst=0
+  local size bare fixed ratio over=0
   for size in "${SIZES[@]}"; do
     bare="$(best "$size" bare)"
     fixed="$(best "$size" fixed)"
     [ -n "$bare" ] && [ -n "$fixed" ] || { echo "no figures at $size B"; return 1; }
-    ratio="$(awk -v a="$fixed" -v b="$bare" 'BEGIN { printf "%.3f", a / b }')"
-    [ "$size" -ge "$GATED_FROM" ] && awk -v r="$ratio" -v g="$GATE" 'BEGIN { exit !(r > g) }' && worst=1
+    ratio="$(ratio_of "$fixed" "$bare")"
+    [ "$size" -ge "$GATED_FROM" ] && awk -v r="$ratio" -v g="$GATE" 'BEGIN { exit !(r > g) }' && over=1
     echo "$size B: collbench fixed / bare = $ratio"
   done
-  [ "$worst" -eq 0 ] || { echo "collbench --fixed-buffers is over $GATE x the bare loop from $GATED_FROM B"; return 1; }
+  [ "$over" -eq 0 ] || { echo "collbench --fixed-buffers is over $GATE x the bare loop from $GATED_FROM B"; return 1; }
 }
 : >"$WORK/bare.txt"
 : >"$WORK/allocated-first.txt"
