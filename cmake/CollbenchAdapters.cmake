@@ -1,4 +1,4 @@
-# The backend and bootstrap adapters of this build, for the CLI's registry (bench/cli/registry.cpp).
+# The backend and bootstrap adapters of this build, for the CLI's registry (bench/cli/wiring/adapter_registry.cpp).
 #
 # collbench_adapter(BACKEND|BOOTSTRAP <name> TARGET <library> ENABLED <bool> HINT "<how to get it>")
 # Each adapter's CMakeLists.txt calls it once, whether or not the adapter is built. A built

@@ -3,9 +3,9 @@
 #include <cstring>
 #include <vector>
 
+#include "bench/backend/backend_entry.hpp"
 #include "bench/backend/host_memory.hpp"
 #include "bench/backend/host_reduce.hpp"
-#include "bench/backend/registry.hpp"
 #include "bench/check/pattern.hpp"
 
 namespace collbench::backend {

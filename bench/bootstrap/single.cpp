@@ -4,7 +4,7 @@
 #include <cstring>
 #include <memory>
 
-#include "bench/bootstrap/registry.hpp"
+#include "bench/bootstrap/bootstrap_entry.hpp"
 
 namespace collbench::bootstrap {
 

@@ -9,22 +9,21 @@
 #include <string>
 #include <vector>
 
-#include "bench/cli/compare_command.hpp"
-#include "bench/cli/error_line.hpp"
-#include "bench/cli/health_command.hpp"
-#include "bench/cli/launch_env.hpp"
-#include "bench/cli/locate_command.hpp"
-#include "bench/cli/preflight_command.hpp"
-#include "bench/cli/report_command.hpp"
-#include "bench/cli/run_command.hpp"
-#include "bench/cli/signals.hpp"
-#include "bench/cli/topo_command.hpp"
-#include "bench/cli/version.hpp"
-#include "bench/cli/registry.hpp"
+#include "bench/cli/commands/compare_command.hpp"
+#include "bench/cli/commands/health_command.hpp"
+#include "bench/cli/commands/locate_command.hpp"
+#include "bench/cli/commands/preflight_command.hpp"
+#include "bench/cli/commands/report_command.hpp"
+#include "bench/cli/commands/run_command.hpp"
+#include "bench/cli/commands/topo_command.hpp"
+#include "bench/cli/commands/validate_command.hpp"
+#include "bench/cli/wiring/adapter_registry.hpp"
+#include "bench/cli/wiring/error_line.hpp"
+#include "bench/cli/wiring/launch_env.hpp"
+#include "bench/cli/wiring/signals.hpp"
+#include "bench/cli/wiring/version.hpp"
 #include "bench/coll/collective.hpp"
 #include "common/exit_code.hpp"
-#include "common/file_io.hpp"
-#include "report/documents/json_schema.hpp"
 
 namespace collbench::cli {
 namespace {
@@ -63,20 +62,6 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv, bool speaker) {
     return early_error(Status::error(ErrorCode::kUsage, e.what() + std::string(" (see --help)")), speaker);
   }
   return std::nullopt;
-}
-
-int validate_command(const std::vector<std::string>& files) {
-  int worst = 0;
-  for (const auto& file : files) {
-    auto text = read_text_file(file);
-    auto kind = text.ok() ? report::validate_document_json(*text) : Result<std::string>(text.status());
-    if (kind.ok()) {
-      std::cout << file << ": valid " << *kind << " document\n";
-    } else {
-      worst = std::max(worst, report_error(kind.status(), file));
-    }
-  }
-  return worst;
 }
 
 // "all_gather_perf" (or a path ending in it) names the collective of an nccl-tests binary.
@@ -147,9 +132,9 @@ int dispatch(int argc, char** argv) {
                                                 "straggler timing, round-robin pairs, split groups; exit 12 when found",
                                  [&](CLI::App& c) { add_locate_flags(c, raw_locate); });
 
-  CLI::App* validate = app.add_subcommand("validate", "Check JSON files written by collbench against their schema");
   std::vector<std::string> files;
-  validate->add_option("file", files, "JSON files written by collbench run/preflight/locate -J")->required();
+  CLI::App* validate = app.add_subcommand("validate", "Check JSON files written by collbench against their schema");
+  add_validate_flags(*validate, files);
 
   RawCompareFlags raw_compare;
   CLI::App* compare = add_command(app, "compare", "Compare two run files point by point (exit 10 when NEW regressed "
@@ -161,7 +146,7 @@ int dispatch(int argc, char** argv) {
                                  [&](CLI::App& c) { add_report_flags(c, raw_report); });
 
   if (auto done = parse(app, argc, argv, speaker)) return *done;
-  if (*validate) return validate_command(files);
+  if (*validate) return validate_command(files, std::cout);
   if (*topo) {
     if (Status s = check_topo_flags(topo_cmd); !s.ok()) return early_error(s, speaker);
     return finish(topo_command(topo_cmd));

@@ -11,7 +11,7 @@
 namespace collbench::report {
 
 // One host's GPU/NIC connectivity, already in words: an nvidia-smi-style matrix. The CLI fills
-// these from the topology a run file carries (context.topology, see bench/cli/topology_view.hpp);
+// these from the topology a run file carries (context.topology, see bench/cli/wiring/topology_view.hpp);
 // the page draws them, the node ranking compares them, and summary figures use
 // `bottleneck_link_gbps` for "% of link".
 struct TopologyMatrix {

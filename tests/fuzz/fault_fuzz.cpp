@@ -1,5 +1,5 @@
 // collbench run --fault SPEC (test-only fault injection, but typed by hand like any flag).
-#include "bench/cli/run_flags.hpp"
+#include "bench/cli/wiring/run_flags.hpp"
 #include "tests/fuzz/fuzz_entries.hpp"
 
 namespace collbench::fuzz {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/cli/run_flags.hpp"
+#include "bench/cli/wiring/run_flags.hpp"
 #include "bench/engine/sweep.hpp"
 #include "common/strings.hpp"
 #include "tests/fuzz/fuzz_entries.hpp"

@@ -1,21 +1,21 @@
-// Run files as `collbench compare` and `collbench report` read them (bench/cli/run_files.cpp):
+// Run files as `collbench compare` and `collbench report` read them (bench/cli/wiring/run_files.cpp):
 // parsed and validated, their topology turned into matrix views, then compared, ranked,
 // summarised and rendered to every output format. Files come from other machines and other
 // versions, so none of this may crash, whatever the document holds.
 #include <string>
 #include <vector>
 
-#include "bench/cli/topology_view.hpp"
+#include "bench/cli/wiring/topology_view.hpp"
 #include "report/analysis/compare.hpp"
+#include "report/analysis/node_ranking.hpp"
+#include "report/analysis/summary_figures.hpp"
+#include "report/documents/run_json.hpp"
 #include "report/render/compare_format.hpp"
 #include "report/render/csv_writer.hpp"
 #include "report/render/gbench_json.hpp"
 #include "report/render/html_report.hpp"
-#include "report/analysis/node_ranking.hpp"
 #include "report/render/ranking_format.hpp"
 #include "report/render/run_charts.hpp"
-#include "report/documents/run_json.hpp"
-#include "report/analysis/summary_figures.hpp"
 #include "report/render/svg_chart.hpp"
 #include "tests/fuzz/fuzz_entries.hpp"
 

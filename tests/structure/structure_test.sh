@@ -16,14 +16,20 @@ case "$what" in
   back-edge)
     tree="$(mktemp -d)"
     trap 'rm -rf "$tree"' EXIT
-    mkdir -p "$tree/docs" "$tree/common" "$tree/bench/engine" "$tree/topo"
+    mkdir -p "$tree/docs" "$tree/common" "$tree/bench/engine" "$tree/topo" "$tree/bench/cli/commands" \
+             "$tree/bench/cli/wiring"
     cp "$ROOT/docs/architecture.md" "$tree/docs/"
     printf '#pragma once\n' > "$tree/bench/engine/runner.hpp"
     printf '#pragma once\n#include "common/status.hpp"\n' > "$tree/topo/fine.hpp"
     printf '#pragma once\n#include <mpi.h>\n' > "$tree/topo/vendor.hpp"
     printf '#pragma once\n#include "bench/engine/runner.hpp"\n' > "$tree/common/back_edge.hpp"
+    # Within the CLI: the wiring is below the commands.
+    printf '#pragma once\n' > "$tree/bench/cli/commands/run_command.hpp"
+    printf '#pragma once\n#include "bench/cli/commands/run_command.hpp"\n' > "$tree/bench/cli/wiring/session.hpp"
     if out="$(bash "$ROOT/scripts/check-layers.sh" "$tree" 2>&1)"; then fail "a back edge passed: $out"; fi
     grep -q 'common/back_edge.hpp:2: common may not include bench/engine' <<< "$out" || fail "not named: $out"
+    grep -q 'bench/cli/wiring/session.hpp:2: bench/cli/wiring may not include bench/cli/commands' <<< "$out" ||
+      fail "CLI back edge not named: $out"
     grep -q 'topo/vendor.hpp:2: vendor header <mpi.h> outside its adapters' <<< "$out" || fail "vendor not named: $out"
     if grep -q 'topo/fine.hpp' <<< "$out"; then fail "an allowed include was refused: $out"; fi
     echo "$out"

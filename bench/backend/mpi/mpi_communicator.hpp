@@ -4,8 +4,8 @@
 
 #include <memory>
 
+#include "bench/backend/backend_entry.hpp"
 #include "bench/backend/communicator.hpp"
-#include "bench/backend/registry.hpp"
 #include "bench/mpi/mpi_runtime.hpp"
 
 namespace collbench::backend {

@@ -34,7 +34,7 @@ namespace collbench::backend::nccl {
 // How long a stop waits for the owner to finish its current call on the communicator: one
 // launch or one poll, microseconds unless it is stuck. Short, because the stops of every
 // communicator run one after another, and a timed-out rank gives rank 0 1.5 s to save its
-// results after them (bench/cli/session.cpp).
+// results after them (bench/cli/wiring/session.cpp).
 inline constexpr std::chrono::milliseconds kStopWait{250};
 
 class CommLifecycle {

@@ -7,7 +7,7 @@
 
 #include <memory>
 
-#include "bench/backend/registry.hpp"
+#include "bench/backend/backend_entry.hpp"
 
 namespace collbench::backend {
 

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "bench/bootstrap/registry.hpp"
+#include "bench/bootstrap/bootstrap_entry.hpp"
 #include "bench/mpi/mpi_comm.hpp"
 #include "bench/mpi/mpi_error.hpp"
 

@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "bench/bootstrap/bootstrap.hpp"
-#include "bench/bootstrap/registry.hpp"
+#include "bench/bootstrap/bootstrap_entry.hpp"
 #include "bench/mpi/mpi_runtime.hpp"
 
 namespace collbench::bootstrap {

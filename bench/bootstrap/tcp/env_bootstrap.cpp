@@ -7,7 +7,7 @@
 #include <cstring>
 #include <functional>
 
-#include "bench/bootstrap/registry.hpp"
+#include "bench/bootstrap/bootstrap_entry.hpp"
 #include "bench/bootstrap/tcp/messages.hpp"
 #include "bench/bootstrap/tcp/rendezvous.hpp"
 

@@ -1,10 +1,10 @@
-#include "bench/cli/run_flags.hpp"
+#include "bench/cli/wiring/run_flags.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "bench/cli/registry.hpp"
+#include "bench/cli/wiring/adapter_registry.hpp"
 #include "common/strings.hpp"
 
 namespace collbench::cli {

@@ -1,0 +1,231 @@
+#include "bench/cli/commands/locate_command.hpp"
+
+#include <CLI/CLI.hpp>
+#include <unistd.h>
+
+#include <array>
+#include <iostream>
+
+#include "bench/cli/wiring/adapter_registry.hpp"
+#include "bench/cli/wiring/error_line.hpp"
+#include "bench/cli/wiring/host_topology.hpp"
+#include "bench/cli/wiring/output_path.hpp"
+#include "bench/cli/wiring/run_flags.hpp"
+#include "bench/cli/wiring/signals.hpp"
+#include "bench/engine/locate/locator.hpp"
+#include "bench/engine/rank_table.hpp"
+#include "common/file_io.hpp"
+#include "common/units.hpp"
+#include "report/documents/atomic_file.hpp"
+#include "report/documents/locate_json.hpp"
+#include "report/live/progress_reporter.hpp"
+#include "report/render/locate_text.hpp"
+#include "topo/analysis.hpp"
+#include "topo/host_info.hpp"
+
+namespace collbench::cli {
+namespace {
+
+constexpr std::uint64_t kHostMaxBytes = std::uint64_t{8} << 20;
+constexpr std::uint64_t kDeviceMaxBytes = std::uint64_t{256} << 20;
+constexpr double kMinBudgetS = 1;
+
+Result<std::uint64_t> size_flag(std::string_view name, const std::string& text) {
+  auto v = parse_size(text);
+  if (!v.ok()) return Status::error(ErrorCode::kUsage, std::string(name) + ": " + v.status().message());
+  if (*v < 4) return Status::error(ErrorCode::kUsage, std::string(name) + ": " + text + " is below 4 bytes (one float)");
+  return *v;
+}
+
+Status check_fault(const engine::FaultPlan& f) {
+  if (f.corrupt_rank || f.kill_rank) {
+    return Status::error(ErrorCode::kUsage, "--fault: locate takes slow-rank, delay-us, min-size and split-hosts only");
+  }
+  if (f.split_hosts < 0) return Status::error(ErrorCode::kUsage, "--fault: split-hosts must be positive");
+  return ok_status();
+}
+
+// Where each rank runs, as the verdict names it; the test-only split-hosts fault cuts the
+// ranks into consecutive blocks that pretend to be hosts.
+std::vector<engine::locate::RankPlace> places_of(const std::vector<report::RankInfo>& ranks, int split_hosts) {
+  std::vector<engine::locate::RankPlace> places;
+  const auto n = static_cast<long>(ranks.size());
+  places.reserve(ranks.size());
+  for (const auto& r : ranks) places.push_back({r.host, r.local_rank});
+  if (split_hosts <= 0) return places;
+  for (long r = 0; r < n; ++r) {
+    const long block = r * split_hosts / n;
+    const long first = (block * n + split_hosts - 1) / split_hosts;  // smallest rank of the block
+    places[static_cast<std::size_t>(r)] = {ranks[static_cast<std::size_t>(r)].host + "#" + std::to_string(block),
+                                           static_cast<int>(r - first)};
+  }
+  return places;
+}
+
+// GPU and nearest NIC of each rank, from its host's topology (rank 0 only).
+void label_devices(std::vector<report::LocateRank>& ranks, const std::vector<HostTopology>& hosts,
+                   const std::vector<report::RankInfo>& info) {
+  for (const auto& h : hosts) {
+    const topo::Analysis analysis = topo::analyze(h.model);
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+      if (info[i].host != h.host || info[i].pci_bus_id.empty()) continue;
+      const int gpu = h.model.gpu_by_bus_id(info[i].pci_bus_id);
+      if (gpu < 0) continue;
+      ranks[i].gpu = topo::gpu_label(gpu) + " " + info[i].pci_bus_id;
+      const auto g = static_cast<std::size_t>(gpu);
+      if (g < analysis.affinity.size() && analysis.affinity[g].nic >= 0) {
+        ranks[i].nic = topo::nic_display_name(h.model, analysis.affinity[g].nic);
+      }
+    }
+  }
+}
+
+void fill_context(report::LocateReport& rep, const std::vector<std::string>& argv, Session& s,
+                  const std::vector<report::RankInfo>& info, const std::vector<engine::locate::RankPlace>& places) {
+  fill_job_header(rep.job, s, argv);
+  for (std::size_t i = 0; i < info.size(); ++i) {
+    const auto& r = info[i];
+    rep.ranks.push_back({r.rank, places[i].host, places[i].local_rank, r.device, r.device_name, r.pci_bus_id, "", ""});
+    const auto& host = places[i].host;
+    if (std::find(rep.job.hosts.begin(), rep.job.hosts.end(), host) == rep.job.hosts.end()) rep.job.hosts.push_back(host);
+  }
+}
+
+Status verdict_status(const report::LocateReport& rep) {
+  if (rep.verdict != report::LocateVerdict::kOutlier) return ok_status();
+  std::string who;
+  for (const auto& f : rep.findings) {
+    const std::string d = report::describe_finding(rep, f);
+    if (who.find(d) == std::string::npos) who += (who.empty() ? "" : "; ") + d;
+  }
+  return Status::error(ErrorCode::kOutlier, "locate: far slower than the rest: " + who);
+}
+
+// Rank 0's verdict on every rank, so that the whole job exits alike.
+Result<bool> share_verdict(bootstrap::Bootstrap& boot, bool outlier) {
+  std::array<double, 1> v = {outlier ? 1.0 : 0.0};
+  COLLBENCH_RETURN_IF_ERROR(boot.allreduce(v, ReduceOp::kMax));
+  return v[0] != 0;
+}
+
+}  // namespace
+
+void add_locate_flags(CLI::App& app, RawLocateFlags& raw) {
+  app.add_option("--budget", raw.budget, "Seconds the whole command may take; the plan (sizes, repetitions, rounds) "
+                                          "is fitted to it")->capture_default_str()->type_name("SECONDS");
+  app.add_option("-b,--minbytes", raw.min_bytes, "Smallest message size (the straggler sweep starts here)")
+      ->capture_default_str()->type_name("SIZE");
+  app.add_option("-e,--maxbytes", raw.max_bytes, "Largest message size [8M on host memory, 256M on GPUs]")
+      ->type_name("SIZE");
+  app.add_option("-T,--timeout", raw.timeout, "Seconds any collective or exchange may take (0: no limit)")
+      ->capture_default_str()->type_name("SECONDS");
+  app.add_option("-J,--output_file", raw.output_file, "Write the report as JSON here (never overwritten without --force)")
+      ->type_name("FILE");
+  app.add_flag("--force", raw.force, "Overwrite an existing -J file");
+  app.add_option("--bootstrap", raw.bootstrap, bootstrap_flag_help())
+      ->capture_default_str()->type_name("NAME");
+  app.add_option("--backend", raw.backend, backend_flag_help())->capture_default_str()->type_name("NAME");
+  app.add_flag("--no-progress", raw.no_progress, "Never show the progress line on stderr");
+  app.add_flag("--no-topology", raw.no_topology, "Do not discover each host's topology (GPU and NIC of each rank)");
+  app.add_option("--fault", raw.fault,
+                 "TEST ONLY, never in production: slow-rank=R,delay-us=U[,min-size=S] delays every timed operation of "
+                 "rank R (all_reduce, pairs, rings) by U microseconds; split-hosts=N pretends the ranks sit on N hosts "
+                 "(consecutive blocks)")->type_name("SPEC");
+}
+
+Result<LocateCommand> resolve_locate_flags(const RawLocateFlags& raw) {
+  LocateCommand cmd;
+  auto budget = parse_double(raw.budget);
+  if (!budget.ok()) return Status::error(ErrorCode::kUsage, "--budget: " + budget.status().message());
+  if (!(*budget >= kMinBudgetS)) return Status::error(ErrorCode::kUsage, "--budget: must be at least 1 second");
+  cmd.budget_s = *budget;
+  COLLBENCH_ASSIGN_OR_RETURN(cmd.min_bytes, size_flag("-b/--minbytes", raw.min_bytes));
+  if (!raw.max_bytes.empty()) {
+    COLLBENCH_ASSIGN_OR_RETURN(cmd.max_bytes, size_flag("-e/--maxbytes", raw.max_bytes));
+    if (cmd.min_bytes > cmd.max_bytes) {
+      return Status::error(ErrorCode::kUsage, "-b/--minbytes " + raw.min_bytes + " is larger than -e/--maxbytes " +
+                                                  raw.max_bytes);
+    }
+  }
+  COLLBENCH_RETURN_IF_ERROR(check_session_choices(raw.bootstrap, raw.backend));
+  COLLBENCH_ASSIGN_OR_RETURN(cmd.session.timeout_s, parse_timeout(raw.timeout));
+  cmd.session.bootstrap = raw.bootstrap;
+  cmd.session.backend = raw.backend;
+  cmd.output_file = raw.output_file;
+  cmd.force = raw.force;
+  cmd.progress = !raw.no_progress;
+  cmd.topology = !raw.no_topology;
+  if (!raw.fault.empty()) {
+    COLLBENCH_ASSIGN_OR_RETURN(cmd.fault, parse_fault(raw.fault));
+    COLLBENCH_RETURN_IF_ERROR(check_fault(cmd.fault));
+  }
+  return cmd;
+}
+
+CommandResult locate_command(const LocateCommand& cmd, const std::vector<std::string>& argv, SignalStop& signals,
+                             std::chrono::steady_clock::time_point start) {
+  CommandResult result = CommandResult::from_launcher(topo::host_name());
+  const std::string start_time = utc_now_iso8601();
+  auto session = Session::open(cmd.session);
+  if (!session.ok()) return result.with(session.status(), speaks_after_failed_open(session.status()));
+  Session& s = **session;
+  bootstrap::Bootstrap& b = s.boot();
+  result.rank = b.rank();
+  result.nranks = b.size();
+  auto path = agree_output_path(b, cmd.output_file, cmd.force);
+  if (!path.ok()) return result.with(path.status(), b.rank() == 0);
+
+  backend::DeviceInfo device = s.backend().device();
+  if (device.device == "cpu") device.name = "CPUs " + topo::allowed_cpus();
+  auto info = engine::gather_rank_table(b, device, result.host);
+  if (!info.ok()) return result.with(info.status(), true);
+  std::vector<HostTopology> hosts;
+  std::vector<std::string> failures;
+  if (cmd.topology) {
+    auto gathered = gather_host_topologies(b, result.host, failures);
+    if (!gathered.ok()) return result.with(gathered.status(), true);
+    hosts = std::move(gathered).value();
+  }
+
+  engine::locate::LocateOptions options;
+  options.budget_s = cmd.budget_s;
+  options.start = start;
+  options.min_bytes = cmd.min_bytes;
+  options.max_bytes = cmd.max_bytes != 0 ? cmd.max_bytes : (device.device == "cpu" ? kHostMaxBytes : kDeviceMaxBytes);
+  options.max_bytes = std::max(options.max_bytes, options.min_bytes);
+  options.fault = cmd.fault;
+  options.places = places_of(*info, cmd.fault.split_hosts);
+
+  report::ProgressReporter progress_line(std::cerr);
+  engine::locate::ProgressSink sink;
+  if (b.rank() == 0 && cmd.progress && isatty(STDERR_FILENO)) {
+    (void)progress_line.begin(report::RunContext{});
+    sink = [&progress_line](const report::Progress& p) { progress_line.progress(p); };
+  }
+  auto rep = engine::locate::run_locate(options, b, s.backend(), s.watchdog(), sink, signals.token());
+  (void)progress_line.end(report::RunSummary{});
+  if (!rep.ok()) return result.with(rep.status(), true);
+  auto outlier = share_verdict(b, rep->verdict == report::LocateVerdict::kOutlier);
+  if (!outlier.ok()) return result.with(outlier.status(), true);
+  // The other ranks wait for rank 0's report: a launcher that saw them leave with the outlier's
+  // exit code would end the job before rank 0 had printed what it found.
+  if (b.rank() != 0) {
+    Status verdict = *outlier ? Status::error(ErrorCode::kOutlier, "locate: outlier found") : ok_status();
+    return speak_then_leave(b, result.with(verdict, false));
+  }
+
+  rep->job.start_time = start_time;
+  fill_context(*rep, argv, s, *info, options.places);
+  label_devices(rep->ranks, hosts, *info);
+  for (const auto& f : failures) rep->notes.push_back("topology discovery failed on " + f);
+  if (!s.note().empty()) rep->notes.push_back(s.note());
+  report::write_locate_text(std::cout, *rep);
+  if (!path->empty()) {
+    Status written = report::write_file_atomically(*path, report::locate_json_text(*rep));
+    if (!written.ok()) return speak_then_leave(b, result.with(written, true));
+    std::cout << "# JSON report written to " << *path << "\n";
+  }
+  return speak_then_leave(b, result.with(verdict_status(*rep), true));
+}
+
+}  // namespace collbench::cli

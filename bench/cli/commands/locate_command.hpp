@@ -1,0 +1,54 @@
+// `collbench locate`: find the slow host, rank, pair or rail within a time budget
+// (docs/locate.md). Wires the session, the rank table and topology to the locate engine and
+// prints its verdict; exit code 12 when something was named.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "bench/cli/wiring/command_result.hpp"
+#include "bench/cli/wiring/session.hpp"
+#include "bench/engine/run_options.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace collbench::cli {
+
+struct RawLocateFlags {
+  std::string budget = "60";
+  std::string min_bytes = "4K";
+  std::string max_bytes;  // empty: 8M on host memory, 256M on device memory
+  std::string bootstrap = "auto";
+  std::string backend = "auto";
+  std::string timeout = "60";
+  std::string output_file;
+  bool force = false;
+  bool no_progress = false;
+  bool no_topology = false;
+  std::string fault;
+};
+
+struct LocateCommand {
+  SessionChoices session;
+  double budget_s = 60;
+  std::uint64_t min_bytes = 4096;
+  std::uint64_t max_bytes = 0;  // 0: chosen by the backend's memory kind
+  std::string output_file;
+  bool force = false;
+  bool progress = true;
+  bool topology = true;
+  engine::FaultPlan fault;
+};
+
+void add_locate_flags(CLI::App& app, RawLocateFlags& raw);
+Result<LocateCommand> resolve_locate_flags(const RawLocateFlags& raw);
+class SignalStop;
+
+// `start`: when the command began; the budget counts from there.
+CommandResult locate_command(const LocateCommand& cmd, const std::vector<std::string>& argv, SignalStop& signals,
+                             std::chrono::steady_clock::time_point start);
+
+}  // namespace collbench::cli
