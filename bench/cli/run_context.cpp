@@ -27,7 +27,7 @@ report::RunConfig config_of(const engine::RunOptions& o, double timeout_s, bool 
   c.warmup_iterations = o.warmup_iterations;
   c.check_iterations = o.check_iterations;
   c.average = static_cast<int>(o.average);
-  c.blocking = o.blocking;
+  c.blocking = static_cast<int>(o.blocking);  // the document records -z's number
   c.run_cycles = o.run_cycles;
   c.timeout_s = timeout_s;
   c.seed = o.seed;
