@@ -9,7 +9,7 @@
 namespace collbench::report {
 
 // One finding per kind and series (collective, type, op, root), with every size it covers:
-// - "spread": the headline time (a mean) is at least 10 % and three times the median's
+// - "spread": the headline time (a mean) is at least 25 % and three times the median's
 //   confidence interval above the median: scattered iterations move it (one slow iteration
 //   in 100,000 does not);
 // - "dip": a size of at least 64 KiB whose busbw is 2 x below the geometric mean of its

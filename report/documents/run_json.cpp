@@ -129,9 +129,9 @@ Json results_json(const std::vector<SizeRecord>& rows) {
 }
 
 Json anomaly_json(const Anomaly& a) {
-  return {{"collective", a.collective}, {"dtype", a.dtype},     {"op", a.op},           {"root", a.root},
-          {"size_bytes", a.size_bytes}, {"sizes", a.sizes},     {"placement", a.placement},
-          {"kind", a.kind},             {"explained", a.explained}, {"message", a.message}};
+  return {{"collective", a.collective}, {"dtype", a.dtype},         {"op", a.op},           {"root", a.root},
+          {"size_bytes", a.size_bytes}, {"sizes", a.sizes},         {"placement", a.placement},
+          {"kind", to_string(a.kind)},  {"explained", a.explained}, {"message", a.message}};
 }
 
 Json summary_json(const RunSummary& s) {
@@ -340,6 +340,14 @@ RunStatus status_from(const Json& j) {
   return RunStatus::kError;
 }
 
+// The schema allows only the names of kAnomalyKinds.
+AnomalyKind anomaly_kind_from(const Json& j) {
+  for (const AnomalyKind k : kAnomalyKinds) {
+    if (j == to_string(k)) return k;
+  }
+  return AnomalyKind::kDrop;
+}
+
 std::optional<std::string> optional_string_from(const Json& j) {
   if (j.is_null()) return std::nullopt;
   return j.get<std::string>();
@@ -390,7 +398,7 @@ RunSummary summary_from(const Json& j) {
       if (const auto sizes = a.find("sizes"); sizes != a.end()) x.sizes = sizes->get<std::vector<std::uint64_t>>();
       if (x.sizes.empty()) x.sizes = {x.size_bytes};
       x.placement = a.at("placement").get<std::string>();
-      x.kind = a.at("kind").get<std::string>();
+      x.kind = anomaly_kind_from(a.at("kind"));
       if (const auto explained = a.find("explained"); explained != a.end()) x.explained = explained->get<bool>();
       x.message = a.at("message").get<std::string>();
       s.anomalies.push_back(std::move(x));

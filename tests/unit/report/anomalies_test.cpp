@@ -91,7 +91,7 @@ TEST(Anomalies, AHeadlineUnderAQuarterOffATightMedianIsNoSpread) {
 TEST(Anomalies, APeriodicStallIsASpreadWithItsFigures) {
   const auto found = find_anomalies(rows_of({{256 << 10, 2, 900, 100, 0.01, 0.2}}), host_context(0, 2));
   ASSERT_EQ(found.size(), 1u);
-  EXPECT_EQ(found[0].kind, "spread");
+  EXPECT_EQ(found[0].kind, AnomalyKind::kSpread);
   EXPECT_FALSE(found[0].explained);
   EXPECT_EQ(found[0].placement, "both");
   EXPECT_NE(found[0].message.find("800% above the median 100 us"), std::string::npos) << found[0].message;
@@ -116,7 +116,7 @@ TEST(Anomalies, OneSizeSlowedThreeTimesIsADip) {
   const auto found = find_anomalies(rows_of({{256 << 10, 3.0}, {512 << 10, 3.6 / 3}, {1 << 20, 4.0}, {2 << 20, 4.1}}),
                                     host_context(0, 2));
   ASSERT_EQ(found.size(), 1u);
-  EXPECT_EQ(found[0].kind, "dip");
+  EXPECT_EQ(found[0].kind, AnomalyKind::kDip);
   EXPECT_EQ(found[0].size_bytes, 512u << 10);
 }
 
@@ -124,14 +124,14 @@ TEST(Anomalies, TheCacheCliffOnHostMemoryIsANoteNotAnAnomaly) {
   // 2 ranks, 32 MiB last-level cache: at 8 MiB their data (3 buffers x 2 ranks) is 48 MiB.
   const auto found = find_anomalies(rows_of(host_sweep()), host_context(32u << 20, 2));
   ASSERT_EQ(found.size(), 1u);
-  EXPECT_EQ(found[0].kind, "cache");
+  EXPECT_EQ(found[0].kind, AnomalyKind::kCache);
   EXPECT_TRUE(found[0].explained);
   EXPECT_EQ(found[0].size_bytes, 8u << 20);
   EXPECT_NE(found[0].message.find("32 MiB last-level cache"), std::string::npos) << found[0].message;
   // Without the cache's size, the same drop is an anomaly of unknown cause.
   const auto unknown = find_anomalies(rows_of(host_sweep()), host_context(0, 2));
   ASSERT_FALSE(unknown.empty());
-  EXPECT_EQ(unknown[0].kind, "drop");
+  EXPECT_EQ(unknown[0].kind, AnomalyKind::kDrop);
   EXPECT_NE(unknown[0].message.find("cause unknown"), std::string::npos);
 }
 
@@ -139,7 +139,7 @@ TEST(Anomalies, ADropWhileTheDataStillFitsTheCacheIsNotExplainedByIt) {
   // The same drop at 8 MiB, with a 1 GiB cache: the cache does not explain it.
   const auto found = find_anomalies(rows_of(host_sweep()), host_context(1u << 30, 2));
   ASSERT_FALSE(found.empty());
-  EXPECT_EQ(found[0].kind, "drop");
+  EXPECT_EQ(found[0].kind, AnomalyKind::kDrop);
   EXPECT_FALSE(found[0].explained);
 }
 

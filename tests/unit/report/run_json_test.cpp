@@ -118,6 +118,32 @@ TEST(RunJson, DocumentsWithoutLaunchModesStillReadWithDefaults) {
   EXPECT_EQ(parsed->context.ranks[1].device_memory_bytes, 0u);
 }
 
+TEST(RunJson, AnomalyKindsSurviveByName) {
+  RunDocument doc = sample_document();
+  for (const AnomalyKind k : kAnomalyKinds) {
+    Anomaly a;
+    a.collective = "all_reduce";
+    a.dtype = "float";
+    a.op = "sum";
+    a.size_bytes = 1 << 20;
+    a.sizes = {1 << 20};
+    a.placement = "both";
+    a.kind = k;
+    a.explained = k == AnomalyKind::kCache;
+    a.message = "m";
+    doc.summary.anomalies.push_back(a);
+  }
+  const std::string text = to_json_text(doc);
+  const Status valid = validate_run_json(text);
+  EXPECT_TRUE(valid.ok()) << valid.message();
+  EXPECT_NE(text.find("\"kind\": \"spread\""), std::string::npos);
+  auto parsed = parse_run_json(text);
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  ASSERT_EQ(parsed->summary.anomalies.size(), std::size(kAnomalyKinds));
+  for (std::size_t i = 0; i < std::size(kAnomalyKinds); ++i) EXPECT_EQ(parsed->summary.anomalies[i].kind, kAnomalyKinds[i]);
+  EXPECT_EQ(to_json_text(*parsed), text);
+}
+
 TEST(RunJson, ParseRegroupsPlacementsIntoRows) {
   auto parsed = parse_run_json(to_json_text(sample_document()));
   ASSERT_TRUE(parsed.ok()) << parsed.status().message();
