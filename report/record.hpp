@@ -144,6 +144,10 @@ struct RunContext {
   std::string backend;            // "mpi", "nccl"
   std::string backend_library;    // e.g. "Open MPI v4.1.4"
   std::string memory;             // "host" or "device"
+  // The backend's library allocates a message-sized host temporary on every call (its entry's
+  // feature, bench/backend/registry.hpp): from glibc's mmap threshold each call maps it afresh
+  // and pays its page faults unless config.malloc_keep. How a drop there is explained.
+  bool allocates_per_call = false;
   int nranks = 1;
   std::vector<std::string> hosts; // distinct host names, in rank order of first appearance
   std::vector<RankInfo> ranks;

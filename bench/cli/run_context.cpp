@@ -1,6 +1,7 @@
 #include "bench/cli/run_context.hpp"
 
 #include "bench/cli/launch_env.hpp"
+#include "bench/cli/registry.hpp"
 #include "bench/cli/version.hpp"
 #include "bench/engine/rank_table.hpp"
 #include "common/file_io.hpp"
@@ -41,9 +42,9 @@ report::RunConfig config_of(const engine::RunOptions& o, double timeout_s, bool 
 
 }  // namespace
 
-report::RunContext make_run_context(const RunCommand& cmd, const std::vector<std::string>& argv,
-                                const bootstrap::Bootstrap& boot, const backend::Backend& backend,
-                                std::vector<report::RankInfo> ranks) {
+Result<report::RunContext> make_run_context(const RunCommand& cmd, const std::vector<std::string>& argv,
+                                            const bootstrap::Bootstrap& boot, const backend::Backend& backend,
+                                            std::vector<report::RankInfo> ranks) {
   report::RunContext ctx;
   ctx.tool_version = version();
   ctx.git_commit = git_commit();
@@ -55,6 +56,9 @@ report::RunContext make_run_context(const RunCommand& cmd, const std::vector<std
   ctx.backend = info.name;
   ctx.backend_library = info.library;
   ctx.memory = info.memory;
+  // What the entry the backend was made from declares (the registry names it as the backend does).
+  COLLBENCH_ASSIGN_OR_RETURN(const backend::BackendEntry* entry, find_backend(info.name));
+  ctx.allocates_per_call = entry->features.allocates_per_call;
   ctx.nranks = boot.size();
   ctx.hosts = engine::distinct_hosts(ranks);
   ctx.ranks = std::move(ranks);

@@ -65,8 +65,16 @@ std::uint64_t host_working_set(const RunContext& ctx, const Point& p) {
   return buffers * p.size * static_cast<std::uint64_t>(std::max<std::ptrdiff_t>(ranks_here, 1));
 }
 
+// Whether this size pays the library's per-call allocation afresh: at or above glibc's mmap
+// threshold, unless --malloc-keep raised it.
+bool maps_per_call(const RunContext& ctx, std::uint64_t size) {
+  return ctx.allocates_per_call && size >= kMapThreshold && !ctx.config.malloc_keep;
+}
+
+// The words name MPI: the one library known to allocate per call (Open MPI's large collectives,
+// docs/performance.md), the only backend whose entry declares allocates_per_call.
 std::string drop_cause(const RunContext& ctx, std::uint64_t size) {
-  if (ctx.backend == "mpi" && ctx.memory == "host" && size >= kMapThreshold && !ctx.config.malloc_keep) {
+  if (maps_per_call(ctx, size) && ctx.memory == "host") {
     return "likely cause: the MPI library allocates a message-sized temporary buffer on every call and glibc maps "
            "allocations of 32 MiB or more afresh, so each call pays its page faults; --malloc-keep removes this";
   }
@@ -94,12 +102,11 @@ void find_spread(const Point& p, std::map<AnomalyKind, Finding>& found) {
 }
 
 // A drop from `peak` at this size: explained by the last-level cache on host memory (the
-// ranks' data on the host reaches half of it), unless it falls again here, at or above the
-// MPI allocation cliff, or without cache figures.
+// ranks' data on the host reaches half of it), unless it falls again here, where the library's
+// per-call allocation starts to be mapped afresh (maps_per_call), or without cache figures.
 void add_drop(const RunContext& ctx, const Point& p, double previous_bw, double peak, std::uint64_t peak_at,
               std::map<AnomalyKind, Finding>& found) {
-  const bool cliff = ctx.backend == "mpi" && p.size >= kMapThreshold && !ctx.config.malloc_keep &&
-                     p.m->busbw_gbps * 1.5 < previous_bw;
+  const bool cliff = maps_per_call(ctx, p.size) && p.m->busbw_gbps * 1.5 < previous_bw;
   const bool cache = ctx.memory == "host" && ctx.llc_bytes > 0 && 2 * host_working_set(ctx, p) >= ctx.llc_bytes && !cliff;
   const AnomalyKind kind = cache ? AnomalyKind::kCache : AnomalyKind::kDrop;
   Finding& f = found[kind];

@@ -34,7 +34,11 @@ Json context_json(const RunContext& c) {
                   {"argv", c.argv},
                   {"env", env},
                   {"bootstrap", c.bootstrap},
-                  {"backend", {{"name", c.backend}, {"library", c.backend_library}, {"memory", c.memory}}},
+                  {"backend",
+                   {{"name", c.backend},
+                    {"library", c.backend_library},
+                    {"memory", c.memory},
+                    {"allocates_per_call", c.allocates_per_call}}},
                   {"nranks", c.nranks},
                   {"hosts", c.hosts},
                   {"ranks", ranks}};
@@ -234,6 +238,11 @@ RunContext context_from(const Json& j, const Json& config) {
   c.backend = j.at("backend").at("name").get<std::string>();
   c.backend_library = j.at("backend").at("library").get<std::string>();
   c.memory = j.at("backend").at("memory").get<std::string>();
+  // Files written before the backends declared it: MPI was the one backend that allocates per
+  // call then, as the anomaly analysis of those runs assumed by its name.
+  const Json& backend = j.at("backend");
+  c.allocates_per_call = backend.contains("allocates_per_call") ? backend.at("allocates_per_call").get<bool>()
+                                                                : c.backend == "mpi";
   c.nranks = int_at(j, "nranks");
   c.hosts = j.at("hosts").get<std::vector<std::string>>();
   for (const auto& r : j.at("ranks")) c.ranks.push_back(rank_from(r));

@@ -70,6 +70,8 @@ TEST(RunSchema, RejectsWrongTypes) {
                "\"timeout\", \"error\"");
   expect_error(validate_damaged([](Json& d) { d["context"]["env"]["NCCL_DEBUG"] = 3; }),
                "/context/env/NCCL_DEBUG: expected string, got integer");
+  expect_error(validate_damaged([](Json& d) { d["context"]["backend"]["allocates_per_call"] = "yes"; }),
+               "/context/backend/allocates_per_call: expected boolean, got string");
   expect_error(validate_damaged([](Json& d) {
                  d["summary"]["anomalies"] = Json::parse(R"([{"collective": "all_reduce", "dtype": "float", "op": "sum",
                    "root": -1, "size_bytes": 8, "placement": "both", "kind": "slump", "message": "m"}])");
