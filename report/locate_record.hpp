@@ -43,6 +43,22 @@ struct LocateDetail {
   double value = 0;
 };
 
+// What measuring a suspect again alone concluded (bench/engine/locate/verdict.cpp, docs/locate.md).
+enum class LocateRecheck {
+  kNone,          // not a suspect; or one before the confirmation phase, which measures it
+  kConfirmed,     // still an outlier alone: named
+  kNotConfirmed,  // fast alone: slowed by the traffic beside it, not named
+  kNotMeasured,   // the budget left no time to measure it alone: not named
+  kDecisive,      // far enough below enough others to be named without a recheck
+};
+// The locate document's names: "confirmed", "not_confirmed", "not_measured", "decisive"; ""
+// for kNone, which the document writes as null.
+const char* to_string(LocateRecheck r);
+// Every state, for the schema's test and any reader of the names.
+inline constexpr LocateRecheck kLocateRechecks[] = {LocateRecheck::kNone, LocateRecheck::kConfirmed,
+                                                    LocateRecheck::kNotConfirmed, LocateRecheck::kNotMeasured,
+                                                    LocateRecheck::kDecisive};
+
 // One figure in one comparison: a rank, pair, host or rail.
 struct LocateFigure {
   std::string label;                  // "rank 2", "pair 0-3", "host node7", "rail local rank 1"
@@ -57,9 +73,8 @@ struct LocateFigure {
   double distance_mads = 0;
   double gap = 0;                     // fraction below the reference
   bool outlier = false;
-  // A suspect measured again alone (its figure then in details as "alone_gbps"): "" when
-  // not re-measured, "confirmed" (still an outlier), "not_confirmed" (slowed by contention).
-  std::string recheck;
+  // A suspect measured again alone (its figure then in details as "alone_gbps"), or why not.
+  LocateRecheck recheck = LocateRecheck::kNone;
 };
 
 struct LocateComparison {

@@ -16,6 +16,16 @@ const char* to_string(RunStatus s) {
   return "error";
 }
 
+const char* to_string(AnomalyKind k) {
+  switch (k) {
+    case AnomalyKind::kDrop: return "drop";
+    case AnomalyKind::kDip: return "dip";
+    case AnomalyKind::kSpread: return "spread";
+    case AnomalyKind::kCache: return "cache";
+  }
+  return "drop";
+}
+
 RunSummary summarize(const std::vector<SizeRecord>& rows) {
   RunSummary s;
   double busbw_sum = 0;

@@ -144,6 +144,10 @@ struct RunContext {
   std::string backend;            // "mpi", "nccl"
   std::string backend_library;    // e.g. "Open MPI v4.1.4"
   std::string memory;             // "host" or "device"
+  // The backend's library allocates a message-sized host temporary on every call (its entry's
+  // feature, bench/backend/backend_entry.hpp): from glibc's mmap threshold each call maps it afresh
+  // and pays its page faults unless config.malloc_keep. How a drop there is explained.
+  bool allocates_per_call = false;
   int nranks = 1;
   std::vector<std::string> hosts; // distinct host names, in rank order of first appearance
   std::vector<RankInfo> ranks;
@@ -160,6 +164,20 @@ struct RunContext {
 enum class RunStatus { kOk, kWrongData, kIncomplete, kInterrupted, kTimeout, kError };
 const char* to_string(RunStatus s);  // "ok", "wrong_data", "incomplete", ...
 
+// What an anomaly is (analysis/anomalies.hpp has the rules).
+enum class AnomalyKind {
+  kDrop,    // from a size on, far below the best of the smaller sizes
+  kDip,     // one size far below both neighbours
+  kSpread,  // scattered iterations pull the headline time off the median
+  kCache,   // a drop where the ranks' data leaves the last-level cache (explained)
+};
+// The run document's names ("drop", "dip", "spread", "cache"), one table read by the writer
+// and the reader alike.
+const char* to_string(AnomalyKind k);
+// Every kind, in the order a series' findings are reported.
+inline constexpr AnomalyKind kAnomalyKinds[] = {AnomalyKind::kDrop, AnomalyKind::kDip, AnomalyKind::kSpread,
+                                                AnomalyKind::kCache};
+
 // Rows that do not look like the rows around them, with the likely cause where known; one
 // finding of one kind in one series, however many sizes it covers.
 struct Anomaly {
@@ -170,10 +188,7 @@ struct Anomaly {
   std::uint64_t size_bytes = 0;      // the first size
   std::vector<std::uint64_t> sizes;  // every size of the finding, ascending
   std::string placement;  // "out_of_place", "in_place" or "both"
-  // "spread": scattered iterations pull the headline time off the median; "dip": one size far
-  // below both neighbours; "drop": from a size on, far below the best of the smaller sizes;
-  // "cache": a drop where the ranks' data leaves the last-level cache (explained).
-  std::string kind;
+  AnomalyKind kind = AnomalyKind::kDrop;
   bool explained = false;  // the cause is known and expected: a note, not an anomaly
   std::string message;     // one line, with the likely cause
 };

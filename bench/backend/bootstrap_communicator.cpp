@@ -133,7 +133,7 @@ const BackendEntry& bootstrap_backend_entry() {
               "measurement (auto: when nothing else can run)",
       .auto_order = 2,
       .features = {.memory = "host", .point_to_point = true, .groups = false, .graphs = false, .registration = false,
-                   .threads = true},
+                   .threads = true, .allocates_per_call = false},
       .usable = [](const BackendSetup&) -> Result<std::string> { return std::string(); },
       .launchable = [](const BackendSetup&) { return ok_status(); },
       .make = [](const BackendSetup& s) -> Result<std::unique_ptr<Backend>> {

@@ -89,7 +89,7 @@ Json figure_json(const LocateFigure& f) {
           {"distance_mads", judged(f.distance_mads)},
           {"gap", judged(f.gap)},
           {"outlier", f.outlier},
-          {"recheck", optional_text(f.recheck)}};
+          {"recheck", optional_text(to_string(f.recheck))}};
 }
 
 Json comparison_json(const LocateComparison& c) {

@@ -133,6 +133,18 @@ std::string details_text(const LocateFigure& f) {
   return s;
 }
 
+// What follows a figure's line: after OUTLIER for a named one, alone for a suspect not named.
+const char* recheck_text(LocateRecheck r) {
+  switch (r) {
+    case LocateRecheck::kNone: return "";
+    case LocateRecheck::kConfirmed: return " (confirmed alone)";
+    case LocateRecheck::kDecisive: return " (far enough below to need no recheck)";
+    case LocateRecheck::kNotConfirmed: return "  suspect, not confirmed alone";
+    case LocateRecheck::kNotMeasured: return "  suspect, no time to measure it alone: not named";
+  }
+  return "";
+}
+
 void write_comparison(std::ostream& out, const LocateComparison& c) {
   out << "# " << c.name << " (" << c.metric << ", " << c.unit << "; higher is better)";
   if (!c.compared) out << ": not compared: " << c.note;
@@ -150,11 +162,7 @@ void write_comparison(std::ostream& out, const LocateComparison& c) {
     const std::string details = details_text(f);
     if (!details.empty()) out << "  [" << details << "]";
     if (f.outlier) out << "  OUTLIER";
-    if (f.recheck == "confirmed") out << " (confirmed alone)";
-    if (f.recheck == "decisive") out << " (far enough below to need no recheck)";
-    if (f.recheck == "not_confirmed") out << "  suspect, not confirmed alone";
-    if (f.recheck == "not_measured") out << "  suspect, no time to measure it alone: not named";
-    out << "\n";
+    out << recheck_text(f.recheck) << "\n";
   }
 }
 
@@ -163,11 +171,11 @@ void write_comparison(std::ostream& out, const LocateComparison& c) {
 void write_contention(std::ostream& out, const LocateReport& rep) {
   for (const auto& c : rep.comparisons) {
     for (const auto& f : c.figures) {
-      if (f.recheck == "not_measured") {
+      if (f.recheck == LocateRecheck::kNotMeasured) {
         out << "# note: " << f.label << " ran at " << figure_text(f.value, "GB/s")
             << " GB/s, below the others, but the budget left no time to measure it alone: not named\n";
       }
-      if (f.recheck != "not_confirmed") continue;
+      if (f.recheck != LocateRecheck::kNotConfirmed) continue;
       const auto alone =
           std::find_if(f.details.begin(), f.details.end(), [](const auto& d) { return d.name == "alone_gbps"; });
       out << "# note: " << f.label << " ran at " << figure_text(f.value, "GB/s") << " GB/s beside other traffic but "
@@ -219,15 +227,6 @@ void write_verdict(std::ostream& out, const LocateReport& rep) {
 }
 
 }  // namespace
-
-const char* to_string(LocateVerdict v) {
-  switch (v) {
-    case LocateVerdict::kNoOutlier: return "no_outlier";
-    case LocateVerdict::kOutlier: return "outlier";
-    case LocateVerdict::kNothingCompared: return "nothing_compared";
-  }
-  return "nothing_compared";
-}
 
 std::string describe_finding(const LocateReport& rep, const LocateFinding& f) {
   if (f.subject == "rank" && f.ranks.size() == 1) return rank_text(rep, f.ranks.front());

@@ -44,6 +44,7 @@ TEST(EnvLaunch, CheckedSweepWithoutMpi) {
   const json doc = json::parse(read_file(dir + "/r.json"));
   EXPECT_EQ(doc.at("context").at("bootstrap"), "env");
   EXPECT_EQ(doc.at("context").at("backend").at("name"), "bootstrap");
+  EXPECT_EQ(doc.at("context").at("backend").at("allocates_per_call"), false);
   EXPECT_EQ(doc.at("summary").at("total_wrong"), 0);
 }
 

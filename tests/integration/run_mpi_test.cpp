@@ -16,6 +16,9 @@ using nlohmann::json;
 void expect_sweep_json(const json& doc, int ranks, std::uint64_t max_bytes) {
   ASSERT_EQ(doc.at("schema"), "collbench.run");
   EXPECT_EQ(doc.at("context").at("nranks"), ranks);
+  // Declared by the backend's registry entry: MPI's large collectives allocate per call.
+  const json& backend = doc.at("context").at("backend");
+  EXPECT_EQ(backend.at("allocates_per_call"), backend.at("name") == "mpi") << backend.dump();
   EXPECT_EQ(doc.at("summary").at("status"), "ok");
   EXPECT_EQ(doc.at("summary").at("total_wrong"), 0);
   std::set<std::pair<std::uint64_t, std::string>> seen;

@@ -28,7 +28,7 @@ const BackendEntry& mpi_backend_entry() {
       .help = "MPI collectives on host memory (auto: under an MPI launcher, or one rank, when no GPU backend can run)",
       .auto_order = 1,
       .features = {.memory = "host", .point_to_point = true, .groups = false, .graphs = false, .registration = false,
-                   .threads = false},
+                   .threads = false, .allocates_per_call = true},
       .usable = [](const BackendSetup& s) -> Result<std::string> {
         const Status ok = launchable(s);
         return ok.ok() ? std::string() : ok.message();

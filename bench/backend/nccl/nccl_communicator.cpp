@@ -597,7 +597,7 @@ const BackendEntry& nccl_backend_entry() {
       .help = "NCCL collectives on GPU memory, one GPU per rank (auto: when every rank sees a GPU)",
       .auto_order = 0,
       .features = {.memory = "device", .point_to_point = true, .groups = true, .graphs = true, .registration = true,
-                   .threads = true},
+                   .threads = true, .allocates_per_call = false},
       .usable = nccl::every_rank_has_a_gpu,
       .launchable = [](const BackendSetup&) { return ok_status(); },
       .make = nccl::make_nccl_backend,

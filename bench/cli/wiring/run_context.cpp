@@ -1,5 +1,6 @@
 #include "bench/cli/wiring/run_context.hpp"
 
+#include "bench/cli/wiring/adapter_registry.hpp"
 #include "bench/cli/wiring/launch_env.hpp"
 #include "bench/cli/wiring/version.hpp"
 #include "bench/engine/rank_table.hpp"
@@ -27,7 +28,7 @@ report::RunConfig config_of(const engine::RunOptions& o, double timeout_s, bool 
   c.warmup_iterations = o.warmup_iterations;
   c.check_iterations = o.check_iterations;
   c.average = static_cast<int>(o.average);
-  c.blocking = o.blocking;
+  c.blocking = static_cast<int>(o.blocking);  // the document records -z's number
   c.run_cycles = o.run_cycles;
   c.timeout_s = timeout_s;
   c.seed = o.seed;
@@ -41,9 +42,9 @@ report::RunConfig config_of(const engine::RunOptions& o, double timeout_s, bool 
 
 }  // namespace
 
-report::RunContext make_run_context(const RunCommand& cmd, const std::vector<std::string>& argv,
-                                const bootstrap::Bootstrap& boot, const backend::Backend& backend,
-                                std::vector<report::RankInfo> ranks) {
+Result<report::RunContext> make_run_context(const RunCommand& cmd, const std::vector<std::string>& argv,
+                                            const bootstrap::Bootstrap& boot, const backend::Backend& backend,
+                                            std::vector<report::RankInfo> ranks) {
   report::RunContext ctx;
   ctx.tool_version = version();
   ctx.git_commit = git_commit();
@@ -55,6 +56,9 @@ report::RunContext make_run_context(const RunCommand& cmd, const std::vector<std
   ctx.backend = info.name;
   ctx.backend_library = info.library;
   ctx.memory = info.memory;
+  // What the entry the backend was made from declares (the registry names it as the backend does).
+  COLLBENCH_ASSIGN_OR_RETURN(const backend::BackendEntry* entry, find_backend(info.name));
+  ctx.allocates_per_call = entry->features.allocates_per_call;
   ctx.nranks = boot.size();
   ctx.hosts = engine::distinct_hosts(ranks);
   ctx.ranks = std::move(ranks);

@@ -11,8 +11,9 @@
 
 namespace collbench::cli {
 
-report::RunContext make_run_context(const RunCommand& cmd, const std::vector<std::string>& argv,
-                                    const bootstrap::Bootstrap& boot, const backend::Backend& backend,
-                                    std::vector<report::RankInfo> ranks);
+// An error only when the backend's name is not in this build's registry.
+Result<report::RunContext> make_run_context(const RunCommand& cmd, const std::vector<std::string>& argv,
+                                            const bootstrap::Bootstrap& boot, const backend::Backend& backend,
+                                            std::vector<report::RankInfo> ranks);
 
 }  // namespace collbench::cli

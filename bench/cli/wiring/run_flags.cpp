@@ -127,7 +127,7 @@ Status resolve_loops(const RawRunFlags& raw, engine::RunOptions& o) {
   COLLBENCH_ASSIGN_OR_RETURN(auto avg, ranged("-a/--average", raw.average, 0, 3));
   o.average = static_cast<engine::Average>(avg);
   COLLBENCH_ASSIGN_OR_RETURN(auto blocking, ranged("-z/--blocking", raw.blocking, 0, 3));
-  o.blocking = static_cast<int>(blocking);
+  o.blocking = static_cast<engine::Blocking>(blocking);  // 0..3 are its values, by number
   COLLBENCH_ASSIGN_OR_RETURN(o.run_cycles, ranged("-N/--run_cycles", raw.run_cycles, 0, 1u << 30));
   o.all_roots = raw.root == "all";
   if (!o.all_roots) {
@@ -186,9 +186,9 @@ Status resolve_launch_modes(const RawRunFlags& raw, RunCommand& cmd) {
     cmd.device.cta_policy = static_cast<int>(policy);
   }
   // As nccl-tests: a capture cannot wait, so -z 3 is dropped rather than the graph.
-  if (cmd.run.graph_launches > 0 && cmd.run.blocking == 3) {
+  if (cmd.run.graph_launches > 0 && cmd.run.blocking == engine::Blocking::kSyncUntimedBarrier) {
     cmd.warnings.emplace_back("blocking mode (-z 3) is incompatible with CUDA graph mode (-G): using -z 0");
-    cmd.run.blocking = 0;
+    cmd.run.blocking = engine::Blocking::kAsync;
   }
   return ok_status();
 }

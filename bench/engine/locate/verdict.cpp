@@ -18,6 +18,7 @@ constexpr std::size_t kMinPairsPerRank = 2;
 constexpr std::size_t kMinArrivalFigures = 2;
 constexpr std::size_t kMinFigures = 3;
 using report::LocateFigure;
+using report::LocateRecheck;
 
 std::vector<std::string> hosts_of(const Measurements& m, const std::vector<int>& ranks) {
   std::vector<std::string> hosts;
@@ -214,8 +215,23 @@ bool still_slow(double alone_gbps, double control_gap, bool has_control, const L
 }
 
 // What a suspect without a recheck becomes: provisional before the confirmation phase (it is
-// what the phase measures), "not_measured" and not named after it.
-std::string unmeasured(const Measurements& m) { return m.confirmation_done ? "not_measured" : ""; }
+// what the phase measures), not measured and not named after it.
+LocateRecheck unmeasured(const Measurements& m) {
+  return m.confirmation_done ? LocateRecheck::kNotMeasured : LocateRecheck::kNone;
+}
+
+// Whether a suspect stays named after its recheck: a provisional one does until the
+// confirmation phase has measured it.
+bool named_after(LocateRecheck r) {
+  switch (r) {
+    case LocateRecheck::kNone:
+    case LocateRecheck::kConfirmed:
+    case LocateRecheck::kDecisive: return true;
+    case LocateRecheck::kNotConfirmed:
+    case LocateRecheck::kNotMeasured: return false;
+  }
+  return false;
+}
 
 // The pairs a suspect rank is measured again on, alone: its two fastest of the class (a rank
 // slow by itself is slow on its best pairs too; one slowed by the traffic beside it is fast on
@@ -242,11 +258,12 @@ bool decisive(const LocateComparison& c, bool inter, const LocateFigure& f, cons
          f.distance_mads >= rule.decisive_mads;
 }
 
-// A rank that only its pairs accuse, measured alone on its best pairs: "confirmed" when the
+// A rank that only its pairs accuse, measured alone on its best pairs: confirmed when the
 // best of them is still beyond the rule where it was an outlier (against a control measured
-// alone in turn), "not_confirmed" when not, and unmeasured(m) when none was re-measured.
-std::string confirm_rank(const Measurements& m, const std::vector<bool>& classes, std::vector<LocateComparison>& last,
-                         int r, const std::set<int>& named, const OutlierRule& rule) {
+// alone in turn), not confirmed when not, and unmeasured(m) when none was re-measured.
+LocateRecheck confirm_rank(const Measurements& m, const std::vector<bool>& classes,
+                           std::vector<LocateComparison>& last, int r, const std::set<int>& named,
+                           const OutlierRule& rule) {
   const auto i = static_cast<std::size_t>(r);
   bool still = false;
   for (std::size_t k = 0; k < classes.size(); ++k) {
@@ -275,7 +292,7 @@ std::string confirm_rank(const Measurements& m, const std::vector<bool>& classes
     if (has_control) f.details.push_back({"control_gap", gap});
     still = still || still_slow(figure_alone, gap, has_control, f, rule);
   }
-  return still ? "confirmed" : "not_confirmed";
+  return still ? LocateRecheck::kConfirmed : LocateRecheck::kNotConfirmed;
 }
 
 bool kept_outlier(const std::vector<std::vector<LocateFigure>>& kept, std::size_t r) {
@@ -307,14 +324,14 @@ void name_ranks_by_pairs(const Measurements& m, const OutlierRule& rule, Verdict
     const bool corroborated = named.contains(best);  // by arrival
     bool clear = false;
     for (std::size_t k = 0; k < classes.size(); ++k) clear = clear || decisive(last[k], classes[k], last[k].figures[b], rule);
-    std::string recheck;
+    LocateRecheck recheck = LocateRecheck::kNone;
     if (clear && !corroborated) {
-      recheck = "decisive";
+      recheck = LocateRecheck::kDecisive;
     } else if (!corroborated) {
       recheck = confirm_rank(m, classes, last, best, by_pairs, rule);
     }
     for (std::size_t k = 0; k < classes.size(); ++k) {
-      if (!corroborated && recheck.empty() && last[k].figures[b].outlier) {
+      if (!corroborated && recheck == LocateRecheck::kNone && last[k].figures[b].outlier) {
         std::set<int> exclude = by_pairs;
         exclude.insert(named.begin(), named.end());
         exclude.insert(best);
@@ -326,7 +343,7 @@ void name_ranks_by_pairs(const Measurements& m, const OutlierRule& rule, Verdict
       kept[k][b] = last[k].figures[b];
       if (!kept[k][b].outlier) continue;
       kept[k][b].recheck = recheck;
-      kept[k][b].outlier = recheck.empty() || recheck == "confirmed" || recheck == "decisive";
+      kept[k][b].outlier = named_after(recheck);
     }
     (kept_outlier(kept, b) ? by_pairs : cleared).insert(best);
   }
@@ -414,7 +431,7 @@ void apply_rechecks(LocateComparison& c, const Measurements& m, const OutlierRul
     const Recheck* rc = find_recheck(m, f.ranks);
     if (rc == nullptr) {
       f.recheck = unmeasured(m);
-      f.outlier = f.recheck.empty();
+      f.outlier = named_after(f.recheck);
       continue;
     }
     f.details.push_back({"alone_gbps", rc->gbps});
@@ -423,7 +440,7 @@ void apply_rechecks(LocateComparison& c, const Measurements& m, const OutlierRul
       f.details.push_back({"control_gap", rc->gap});
     }
     const bool still = still_slow(rc->gbps, rc->gap, !rc->control.empty(), f, rule);
-    f.recheck = still ? "confirmed" : "not_confirmed";
+    f.recheck = still ? LocateRecheck::kConfirmed : LocateRecheck::kNotConfirmed;
     f.outlier = still;
   }
 }

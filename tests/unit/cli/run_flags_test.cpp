@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "bench/cli/wiring/adapter_registry.hpp"
 #include "common/strings.hpp"
@@ -83,6 +84,24 @@ TEST(RunFlags, NcclTestsSpellings) {
   EXPECT_EQ(resolve_with([](RawRunFlags& r) { r.per_iter_timing = "2"; }).status().code(), ErrorCode::kUsage);
 }
 
+TEST(RunFlags, BlockingModesAreNcclTestsNumbers) {
+  const std::pair<const char*, engine::Blocking> modes[] = {{"0", engine::Blocking::kAsync},
+                                                            {"1", engine::Blocking::kSyncBarrier},
+                                                            {"2", engine::Blocking::kSync},
+                                                            {"3", engine::Blocking::kSyncUntimedBarrier}};
+  for (const auto& [flag, mode] : modes) {
+    RawRunFlags raw;
+    raw.blocking = flag;
+    const auto cmd = resolve_run_flags(raw);
+    ASSERT_TRUE(cmd.ok()) << cmd.status().message();
+    EXPECT_EQ(cmd->run.blocking, mode) << "-z " << flag;
+  }
+  EXPECT_EQ(resolve_run_flags(RawRunFlags{}).value().run.blocking, engine::Blocking::kAsync);
+  const auto four = resolve_with([](RawRunFlags& r) { r.blocking = "4"; });
+  EXPECT_EQ(four.status().code(), ErrorCode::kUsage);
+  EXPECT_NE(four.status().message().find("-z/--blocking"), std::string::npos);
+}
+
 TEST(RunFlags, AdjustmentsAreWarnedAsNcclTestsDoes) {
   // -G with -z 3: the blocking mode goes, the graph stays.
   auto graph = resolve_with([](RawRunFlags& r) {
@@ -90,7 +109,7 @@ TEST(RunFlags, AdjustmentsAreWarnedAsNcclTestsDoes) {
     r.blocking = "3";
   });
   ASSERT_TRUE(graph.ok()) << graph.status().message();
-  EXPECT_EQ(graph->run.blocking, 0);
+  EXPECT_EQ(graph->run.blocking, engine::Blocking::kAsync);
   ASSERT_EQ(graph->warnings.size(), 1u);
   EXPECT_NE(graph->warnings[0].find("-z 3"), std::string::npos);
   // -K without -I, or -I with -G, is dropped with a word.

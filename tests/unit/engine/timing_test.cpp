@@ -159,7 +159,7 @@ TEST(TimeLoop, BlockingModesSynchronizeEveryIteration) {
   bootstrap::SingleBootstrap boot;
   LoopTimes t;
   RunOptions o = options(3, 2, 0);
-  o.blocking = 2;
+  o.blocking = Blocking::kSync;
   ASSERT_TRUE(time_loop(*f.backend, boot, kCall, o, plan_of(3), nullptr, t).ok());
   EXPECT_EQ(f.comm->syncs, 4);
   EXPECT_EQ(t.operations, 6u);
@@ -171,7 +171,7 @@ TEST(TimeLoop, BarrierExcludedModeTimesOnlyLaunchAndWait) {
   bootstrap::SingleBootstrap boot;
   LoopTimes t;
   RunOptions o = options(4, 1, 0);
-  o.blocking = 3;
+  o.blocking = Blocking::kSyncUntimedBarrier;
   o.per_iteration_timing = true;
   ASSERT_TRUE(time_loop(*f.backend, boot, kCall, o, plan_of(4), nullptr, t).ok());
   EXPECT_EQ(f.comm->syncs, 5);       // one per iteration, and the final one
@@ -273,7 +273,7 @@ TEST(CheckLaunchModes, RefusesWhatTheBackendCannotDo) {
   Fixture capable({true, true});
   EXPECT_TRUE(check_launch_modes(options(1, 4, 5), *capable.backend).ok());
   RunOptions blocking = options(1, 1, 5);
-  blocking.blocking = 1;
+  blocking.blocking = Blocking::kSyncBarrier;
   EXPECT_EQ(check_launch_modes(blocking, *capable.backend).code(), ErrorCode::kUsage);
 }
 

@@ -72,7 +72,7 @@ LocateReport sample(bool outlier) {
   contended.ranks = {0, 1};
   contended.value = 5;
   contended.details = {{"alone_gbps", 9.5}};
-  contended.recheck = "not_confirmed";
+  contended.recheck = LocateRecheck::kNotConfirmed;
   p.figures.push_back(contended);
   r.comparisons.push_back(p);
   if (outlier) {
@@ -128,6 +128,17 @@ TEST(LocateJson, SchemaRejectsAnUnknownVerdict) {
   const Status s = validate_json(document_kinds()[2].schema_text, doc.dump());
   EXPECT_FALSE(s.ok());
   EXPECT_NE(s.message().find("/verdict"), std::string::npos) << s.message();
+}
+
+TEST(LocateJson, RecheckNamesAreTheSchemasOwn) {
+  // The writer's table and the schema's enum, state for state: neither may drift alone.
+  const Json schema = Json::parse(document_kinds()[2].schema_text);
+  const Json& allowed = schema.at("$defs").at("figure").at("properties").at("recheck").at("enum");
+  Json written = Json::array();
+  for (const LocateRecheck r : kLocateRechecks) {
+    written.push_back(r == LocateRecheck::kNone ? Json(nullptr) : Json(to_string(r)));
+  }
+  EXPECT_EQ(written, allowed);
 }
 
 TEST(LocateText, VerdictInPlainWords) {

@@ -118,6 +118,52 @@ TEST(RunJson, DocumentsWithoutLaunchModesStillReadWithDefaults) {
   EXPECT_EQ(parsed->context.ranks[1].device_memory_bytes, 0u);
 }
 
+TEST(RunJson, AnomalyKindsSurviveByName) {
+  RunDocument doc = sample_document();
+  for (const AnomalyKind k : kAnomalyKinds) {
+    Anomaly a;
+    a.collective = "all_reduce";
+    a.dtype = "float";
+    a.op = "sum";
+    a.size_bytes = 1 << 20;
+    a.sizes = {1 << 20};
+    a.placement = "both";
+    a.kind = k;
+    a.explained = k == AnomalyKind::kCache;
+    a.message = "m";
+    doc.summary.anomalies.push_back(a);
+  }
+  const std::string text = to_json_text(doc);
+  const Status valid = validate_run_json(text);
+  EXPECT_TRUE(valid.ok()) << valid.message();
+  EXPECT_NE(text.find("\"kind\": \"spread\""), std::string::npos);
+  auto parsed = parse_run_json(text);
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  ASSERT_EQ(parsed->summary.anomalies.size(), std::size(kAnomalyKinds));
+  for (std::size_t i = 0; i < std::size(kAnomalyKinds); ++i) EXPECT_EQ(parsed->summary.anomalies[i].kind, kAnomalyKinds[i]);
+  EXPECT_EQ(to_json_text(*parsed), text);
+}
+
+TEST(RunJson, PerCallAllocationSurvivesAndOlderFilesTakeItFromTheBackendsName) {
+  RunDocument doc = sample_document();  // nccl: allocates nothing per call
+  doc.context.allocates_per_call = true;
+  auto parsed = parse_run_json(to_json_text(doc));
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  EXPECT_TRUE(parsed->context.allocates_per_call);
+  // Written before the field: MPI was the one backend that allocates per call.
+  for (const char* backend : {"mpi", "nccl"}) {
+    auto j = nlohmann::json::parse(to_json_text(sample_document()));
+    j["context"]["backend"].erase("allocates_per_call");
+    j["context"]["backend"]["name"] = backend;
+    const std::string text = j.dump(2);
+    const Status valid = validate_run_json(text);
+    EXPECT_TRUE(valid.ok()) << valid.message();
+    auto old = parse_run_json(text);
+    ASSERT_TRUE(old.ok()) << old.status().message();
+    EXPECT_EQ(old->context.allocates_per_call, std::string(backend) == "mpi") << backend;
+  }
+}
+
 TEST(RunJson, ParseRegroupsPlacementsIntoRows) {
   auto parsed = parse_run_json(to_json_text(sample_document()));
   ASSERT_TRUE(parsed.ok()) << parsed.status().message();
