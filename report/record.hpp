@@ -63,6 +63,10 @@ struct Measurement {
   int slowest_rank = 0;          // the rank whose own mean time was largest
   std::string slowest_host;
   double slowest_rank_time_us = 0;
+  // With -I 1: every rank's time of each iteration in microseconds, in rank order, the first
+  // -K iterations included; empty otherwise. nccl-tests' JSON lists them (times_us and
+  // per_process_max_times_us); the run document keeps only the statistics above.
+  std::vector<std::vector<double>> rank_iteration_us;
 };
 
 // One row of the nccl-tests table: a (collective, type, op, root, size) and its placements.
@@ -125,6 +129,9 @@ struct RunConfig {
   int buffer_registration = 0;       // nccl-tests -R: 1 when buffers are registered with NCCL
   bool per_iteration_timing = false;  // nccl-tests -I 1: the table's per-iteration columns
   bool report_timestamps = false;     // nccl-tests -S 1: the table's timestamp column
+  // Known while a run runs, for nccl-tests' JSON; the run document does not record them.
+  std::uint64_t per_iter_skip = 0;    // nccl-tests -K: leading iterations the statistics skip
+  double min_busbw_gbps = 0;          // NCCL_TESTS_MIN_BW; 0: unchecked
 };
 
 // The bus bandwidth the job's placement can reach at most (topo/busbw_bound.hpp): the table's
@@ -159,6 +166,9 @@ struct RunContext {
   // on host memory from an anomaly.
   std::uint64_t llc_bytes = 0;
   std::optional<ExpectedBusbw> expected_busbw;  // absent: not computed (-J files before it)
+  // Run as an nccl-tests binary (all_reduce_perf): the table names its section as upstream
+  // names it, after the program. Not part of the run document.
+  bool drop_in = false;
 };
 
 enum class RunStatus { kOk, kWrongData, kIncomplete, kInterrupted, kTimeout, kError };

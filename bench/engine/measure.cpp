@@ -75,6 +75,27 @@ Result<report::TimeStats> slowest_statistics(bootstrap::Bootstrap& boot, std::sp
   return out;
 }
 
+// -I 1: every rank's samples, in rank order. The bootstrap has no gather, so every rank
+// receives them; ranks agree on the longest list and pad theirs with NaN, which is dropped.
+Result<std::vector<std::vector<double>>> gather_samples(bootstrap::Bootstrap& boot, const std::vector<double>& mine) {
+  std::array<double, 1> longest = {static_cast<double>(mine.size())};
+  COLLBENCH_RETURN_IF_ERROR(boot.allreduce(longest, ReduceOp::kMax));
+  const auto width = static_cast<std::size_t>(longest[0]);
+  const auto ranks = static_cast<std::size_t>(boot.size());
+  std::vector<double> padded(width, std::numeric_limits<double>::quiet_NaN());
+  std::copy(mine.begin(), mine.end(), padded.begin());
+  std::vector<double> all(width * ranks);
+  COLLBENCH_RETURN_IF_ERROR(boot.allgather(std::as_bytes(std::span(padded)), std::as_writable_bytes(std::span(all))));
+  std::vector<std::vector<double>> out(ranks);
+  for (std::size_t r = 0; r < ranks; ++r) {
+    for (std::size_t i = 0; i < width; ++i) {
+      const double us = all[r * width + i];
+      if (!std::isnan(us)) out[r].push_back(us);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 bool precise_enough(const PrecisionState& s, const Precision& p) {
@@ -123,6 +144,9 @@ Result<Timing> measure(backend::Backend& backend, bootstrap::Bootstrap& boot, co
   WatchedStep step(watchdog, what + ": exchange of iteration statistics");
   const std::size_t skip = std::min<std::size_t>(s.us.size(), options.per_iter_skip);
   COLLBENCH_ASSIGN_OR_RETURN(t.per_iteration, slowest_statistics(boot, std::span(s.us).subspan(skip)));
+  if (options.per_iteration_timing) {
+    COLLBENCH_ASSIGN_OR_RETURN(t.rank_iteration_us, gather_samples(boot, s.us));
+  }
   return t;
 }
 

@@ -5,7 +5,8 @@
 // memory, or -I 1), otherwise one per batch (its mean; nccl-tests' GPU timing, with no event
 // between launches). Ranks agree on when to stop and combine their statistics through a few
 // numbers per batch, never the samples themselves: a -n 1000000 row costs the bootstrap
-// what a -n 20 row does.
+// what a -n 20 row does. The exception is -I 1, where nccl-tests gathers every process's
+// iteration times for its JSON, and so do we, once per placement after the timing.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +29,9 @@ struct Timing {
   // Per-iteration statistics (when iterations were marked): each figure is the largest over
   // ranks of that rank's own figure, the first -K samples left out. Empty otherwise.
   report::TimeStats per_iteration;
+  // With -I 1 (options.per_iteration_timing) and marked iterations: every rank's samples, in
+  // rank order; empty otherwise.
+  std::vector<std::vector<double>> rank_iteration_us;
 };
 
 struct RowTiming {

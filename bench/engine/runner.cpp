@@ -119,6 +119,7 @@ Result<report::Measurement> Runner::measure_placement(const RowPlan& row, Placem
   COLLBENCH_RETURN_IF_ERROR(boot_.allgather(std::as_bytes(std::span(&mine, 1)), std::as_writable_bytes(std::span(per_rank))));
   m.time_us = combine(per_rank, options_.average);
   m.per_iteration = timing.per_iteration;
+  m.rank_iteration_us = timing.rank_iteration_us;
   const auto slowest = static_cast<std::size_t>(std::max_element(per_rank.begin(), per_rank.end()) - per_rank.begin());
   m.slowest_rank = static_cast<int>(slowest);
   m.slowest_host = hosts_[slowest];

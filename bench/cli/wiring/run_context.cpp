@@ -37,6 +37,8 @@ report::RunConfig config_of(const engine::RunOptions& o, double timeout_s, bool 
   c.graph_launches = o.graph_launches;
   c.per_iteration_timing = o.per_iteration_timing;
   c.report_timestamps = o.report_timestamps;
+  c.per_iter_skip = o.per_iter_skip;
+  c.min_busbw_gbps = o.min_busbw_gbps;
   return c;
 }
 
@@ -66,6 +68,7 @@ Result<report::RunContext> make_run_context(const RunCommand& cmd, const std::ve
   ctx.config.gpus_per_process = cmd.gpus_per_process;
   ctx.config.buffer_registration = cmd.device.register_buffers;
   ctx.llc_bytes = topo::last_level_cache_bytes();
+  ctx.drop_in = cmd.drop_in;
   return ctx;
 }
 

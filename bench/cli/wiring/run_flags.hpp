@@ -42,6 +42,7 @@ struct RawRunFlags {
   std::string output_file;
   std::string metrics_file;
   std::string expect_file;
+  std::string nccl_tests_json_file;
   std::string seed = "1";
   std::string threads = "1";
   std::string gpus = "1";
@@ -79,6 +80,8 @@ struct RunCommand {
   engine::RunOptions run;
   double timeout_s = 0;          // 0: no watchdog
   std::string output_file;       // empty: no JSON
+  std::string nccl_tests_json_file;  // nccl-tests' own JSON (a drop-in's -J); empty: none
+  bool drop_in = false;          // run as an nccl-tests binary (all_reduce_perf): its names
   std::string metrics_file;      // --metrics: Prometheus text, replaced atomically; empty: none
   std::string expect_file;       // --expect: expectations to check (docs/health.md); empty: none
   bool force = false;            // overwrite an existing output file
