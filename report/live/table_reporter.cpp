@@ -1,13 +1,12 @@
 #include "report/live/table_reporter.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <string_view>
-#include <system_error>
 
 #include "common/strings.hpp"
 #include "common/text_table.hpp"
 #include "report/format/number_format.hpp"
+#include "report/render/rank_line.hpp"
 
 namespace collbench::report {
 namespace {
@@ -101,35 +100,6 @@ std::string placement_words(std::string_view placement) {
   return out;
 }
 
-// "cuda:3" -> 3; host memory and unknown devices -> -1.
-int device_index(std::string_view device) {
-  const auto colon = device.find(':');
-  if (colon == std::string_view::npos) return -1;
-  int index = -1;
-  const auto digits = device.substr(colon + 1);
-  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
-  if (ec != std::errc() || end != digits.data() + digits.size()) return -1;
-  return index;
-}
-
-// nccl-tests prints domain:bus:device as "%04x:%02x:%02x"; CUDA and NVML give "0000:3B:00.0"
-// or "00000000:3b:00.0". Without a bus ID the bracket names the device kind ("cpu").
-std::string bus_field(const RankInfo& rank) {
-  if (rank.pci_bus_id.empty()) {
-    const std::string kind = rank.device.substr(0, rank.device.find(':'));
-    return kind.empty() ? "-" : kind;
-  }
-  std::string id = to_lower(rank.pci_bus_id);
-  const auto last_colon = id.rfind(':');
-  const auto dot = id.rfind('.');
-  if (dot != std::string::npos && last_colon != std::string::npos && dot > last_colon) id.resize(dot);
-  const auto first_colon = id.find(':');
-  if (first_colon != std::string::npos && first_colon > 4 && first_colon != last_colon) {
-    id.erase(0, first_colon - 4);
-  }
-  return id;
-}
-
 std::string parameter_line(const RunConfig& c) {
   const std::string step = c.step_factor > 0 ? format_uint(c.step_factor) + "(factor)"
                                              : format_uint(c.step_bytes) + "(bytes)";
@@ -176,12 +146,6 @@ std::string format_table_row(const SizeRecord& record, const TableLayout& layout
   return line;
 }
 
-std::string format_rank_line(const RankInfo& rank) {
-  return "#  Rank " + pad(format_int(rank.rank), 2, Align::kRight) + " Group  0 Pid " + pad(format_int(rank.pid), 6, Align::kRight) +
-         " on " + pad(rank.host, 10, Align::kRight) + " device " + pad(format_int(device_index(rank.device)), 2, Align::kRight) + " [" +
-         bus_field(rank) + "] " + rank.device_name;
-}
-
 Status TableReporter::flush_checked(const char* what) {
   out_.flush();
   if (!out_) return Status::error(ErrorCode::kIo, std::string("could not write the result table (") + what + ")");
@@ -205,21 +169,33 @@ std::string expected_line(const ExpectedBusbw& e, const RunSummary& summary) {
 
 }  // namespace
 
+std::string section_name(const std::string& collective, bool drop_in) {
+  return drop_in ? collective + "_perf" : collective;
+}
+
 Status TableReporter::begin(const RunContext& context) {
-  collectives_ = join(context.config.collectives, ",");
-  label_collectives_ = context.config.collectives.size() > 1;
+  context_ = context;
+  sections_ = context.config.collectives.size() > 1;
   layout_ = TableLayout::of(context.config);
-  last_collective_.clear();
-  mismatch_lines_.clear();
   expected_ = context.expected_busbw;
-  out_ << "# collbench " << context.tool_version << " (" << context.git_commit << ") bootstrap=" << context.bootstrap
-       << " backend=" << context.backend << " (" << context.backend_library << ")\n"
-       << "# Collective test starting: " << collectives_ << "\n"
-       << parameter_line(context.config) << "\n#\n# Using devices\n";
-  for (const auto& rank : context.ranks) out_ << format_rank_line(rank) << "\n";
+  start_section(context.config.collectives.empty() ? std::string() : context.config.collectives.front());
+  return flush_checked("header");
+}
+
+void TableReporter::start_section(const std::string& collective) {
+  section_collective_ = collective;
+  section_ = section_name(collective, context_.drop_in);
+  section_rows_.clear();
+  mismatch_lines_.clear();
+  const std::string program = context_.drop_in ? " as " + section_ : std::string(" run");
+  out_ << "# collbench " << context_.tool_version << " (" << context_.git_commit << ")" << program
+       << " bootstrap=" << context_.bootstrap << " backend=" << context_.backend << " (" << context_.backend_library
+       << ")\n"
+       << "# Collective test starting: " << section_ << "\n"
+       << parameter_line(context_.config) << "\n#\n# Using devices\n";
+  for (const auto& rank : context_.ranks) out_ << format_rank_line(rank) << "\n";
   out_ << "#\n";
   for (const auto& line : table_column_header(layout_)) out_ << line << "\n";
-  return flush_checked("header");
 }
 
 void TableReporter::remember_mismatches(const SizeRecord& record) {
@@ -232,29 +208,53 @@ void TableReporter::remember_mismatches(const SizeRecord& record) {
 }
 
 Status TableReporter::row(const SizeRecord& record) {
-  if (label_collectives_ && record.collective != last_collective_) {
-    out_ << "# collective: " << record.collective << "\n";
+  if (sections_ && record.collective != section_collective_) {
+    section_figures(summarize(section_rows_));
+    conclude_section();
+    start_section(record.collective);
   }
-  last_collective_ = record.collective;
+  if (sections_) {
+    // Only the figures of the footer are needed: the samples and mismatches stay behind.
+    SizeRecord kept = record;
+    for (auto& m : kept.placements) {
+      m.mismatches.clear();
+      m.rank_iteration_us.clear();
+    }
+    section_rows_.push_back(std::move(kept));
+  }
   out_ << format_table_row(record, layout_) << "\n";
   remember_mismatches(record);
   return flush_checked("row");
 }
 
-Status TableReporter::end(const RunSummary& summary) {
-  out_ << "# Out of bounds values : " << format_uint(summary.out_of_bounds)
-       << (summary.out_of_bounds == 0 ? " OK" : " FAILED") << "\n"
-       << "# Avg bus bandwidth    : " << format_general(summary.avg_busbw_gbps) << " \n#\n";
+void TableReporter::section_figures(const RunSummary& figures) {
+  out_ << "# Out of bounds values : " << format_uint(figures.out_of_bounds)
+       << (figures.out_of_bounds == 0 ? " OK" : " FAILED") << "\n"
+       << "# Avg bus bandwidth    : " << format_general(figures.avg_busbw_gbps) << " \n#\n";
   out_ << "# Peak bus bandwidth   : ";
-  if (summary.peak_placement.empty()) {
+  if (figures.peak_placement.empty()) {
     out_ << "N/A\n";
   } else {
-    out_ << format_fixed(summary.peak_busbw_gbps, 2) << " GB/s at " << format_uint(summary.peak_size_bytes)
-         << " B (" << placement_words(summary.peak_placement) << ")\n";
+    out_ << format_fixed(figures.peak_busbw_gbps, 2) << " GB/s at " << format_uint(figures.peak_size_bytes)
+         << " B (" << placement_words(figures.peak_placement) << ")\n";
   }
-  if (expected_) out_ << "# Expected busbw       : " << expected_line(*expected_, summary) << "\n";
-  out_ << "# Wrong elements       : " << format_uint(summary.total_wrong) << "\n"
-       << "# Run status           : " << to_string(summary.status) << "\n";
+  if (expected_) out_ << "# Expected busbw       : " << expected_line(*expected_, figures) << "\n";
+  out_ << "# Wrong elements       : " << format_uint(figures.total_wrong) << "\n";
+}
+
+// Where an earlier section ends: the lines a finished nccl-tests binary prints last.
+void TableReporter::conclude_section() {
+  if (!mismatch_lines_.empty()) {
+    out_ << "# First mismatches     :\n";
+    for (const auto& line : mismatch_lines_) out_ << line << "\n";
+  }
+  out_ << "# Collective test concluded: " << section_ << "\n#\n\n";
+}
+
+Status TableReporter::end(const RunSummary& summary) {
+  // One section: the run's own figures. Several: the last section's, then the run's verdicts.
+  section_figures(sections_ ? summarize(section_rows_) : summary);
+  out_ << "# Run status           : " << to_string(summary.status) << "\n";
   if (!mismatch_lines_.empty()) {
     out_ << "# First mismatches     :\n";
     for (const auto& line : mismatch_lines_) out_ << line << "\n";
@@ -268,7 +268,7 @@ Status TableReporter::end(const RunSummary& summary) {
   for (const auto& e : summary.expectations) {
     out_ << "# Expect: " << (e.passed ? "PASS " : "FAIL ") << one_line(e.message) << "\n";
   }
-  out_ << "# Collective test concluded: " << collectives_ << "\n#\n";
+  out_ << "# Collective test concluded: " << section_ << "\n#\n";
   // nccl-tests ends with the library's last error, or an empty line when there is none.
   out_ << (summary.error ? "# error: " + one_line(*summary.error) : std::string()) << "\n";
   return flush_checked("footer");

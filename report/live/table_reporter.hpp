@@ -1,7 +1,12 @@
 // The nccl-tests text table on a stream, laid out byte for byte as nccl-tests prints it so
 // that existing parsers keep working. collbench's additions are '#' comment lines only:
 //  - host-memory ranks show "device -1 [cpu] <cpu set>" in the "Using devices" list;
-//  - when the run has several collectives, "# collective: <name>" precedes each one's rows;
+//  - the first line says whether a drop-in binary (" as all_reduce_perf") or `collbench run`
+//    (" run") printed it.
+// A run of several collectives prints one section per collective, header to "Collective test
+// concluded", as consecutive nccl-tests binaries would: log tools group by those lines. A
+// section is named after its collective (`collbench run`) or, in a drop-in, after the program
+// (all_reduce_perf), as upstream's common.cu names it.
 //  - a skipped row is a comment line: '#' in place of the first blank, the five leading columns,
 //    then "  skipped: <reason>";
 //  - a placement missing from a row prints "N/A" in its four cells;
@@ -15,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "report/render/rank_line.hpp"  // format_rank_line, for the table's users
 #include "report/reporter.hpp"
 
 namespace collbench::report {
@@ -42,11 +48,17 @@ class TableReporter final : public Reporter {
  private:
   Status flush_checked(const char* what);
   void remember_mismatches(const SizeRecord& record);
+  void start_section(const std::string& collective);
+  // The figures nccl-tests prints per section, and collbench's additions of that section.
+  void section_figures(const RunSummary& figures);
+  void conclude_section();
 
   std::ostream& out_;
-  std::string collectives_;       // for the "concluded" line
-  bool label_collectives_ = false;
-  std::string last_collective_;
+  RunContext context_;            // repeated in each section's header
+  std::string section_;           // the section's name, for the "concluded" line
+  std::string section_collective_;
+  bool sections_ = false;         // several collectives: one section each
+  std::vector<SizeRecord> section_rows_;  // for each section's own footer figures
   TableLayout layout_;
   std::vector<std::string> mismatch_lines_;
   std::optional<ExpectedBusbw> expected_;  // the context's, for the footer
@@ -57,6 +69,7 @@ class TableReporter final : public Reporter {
 std::vector<std::string> table_column_header(const TableLayout& layout = {});
 // one row, without '\n'
 std::string format_table_row(const SizeRecord& record, const TableLayout& layout = {});
-std::string format_rank_line(const RankInfo& rank);      // "#  Rank  0 Group  0 Pid ..."
+// A section's name: "all_reduce" (collbench run) or "all_reduce_perf" (drop-in).
+std::string section_name(const std::string& collective, bool drop_in);
 
 }  // namespace collbench::report

@@ -41,6 +41,35 @@ TEST(ThreadRanks, ThreeRanksInOneProcessCheckEveryElementAndReportOnce) {
   EXPECT_EQ(doc.at("summary").at("total_wrong"), 0);
 }
 
+// `run all`: one section per collective, each with its own header and footer, named after
+// the collective (the drop-ins name theirs after the program); the JSON stays one document.
+TEST(ThreadRanks, RunAllPrintsOneSectionPerCollective) {
+  const std::string file = scratch_dir("all") + "/r.json";
+  const Outcome o = run_process(collbench({"run", "all", "-g", "2", "--backend", "bootstrap", "-b", "64", "-e", "64",
+                                           "-n", "1", "--no-progress", "-J", file}));
+  ASSERT_EQ(o.exit_code, 0) << o.out << o.err;
+  const json doc = json::parse(read_file(file));
+  const json& collectives = doc.at("config").at("collectives");
+  ASSERT_GT(collectives.size(), 1u);
+  const int sections = static_cast<int>(collectives.size());
+  EXPECT_EQ(occurrences(o.out, "# Collective test starting: "), sections) << o.out;
+  EXPECT_EQ(occurrences(o.out, "# Avg bus bandwidth    : "), sections) << o.out;
+  EXPECT_EQ(occurrences(o.out, "# Collective test concluded: "), sections) << o.out;
+  EXPECT_EQ(occurrences(o.out, "# Run status           : "), 1) << o.out;
+  EXPECT_EQ(occurrences(o.out, " run bootstrap=threads"), sections) << o.out;
+  std::size_t at = 0;
+  for (const auto& name : collectives) {
+    const std::string start = "# Collective test starting: " + name.get<std::string>() + "\n";
+    const std::string end = "# Collective test concluded: " + name.get<std::string>() + "\n";
+    const auto s = o.out.find(start, at);
+    ASSERT_NE(s, std::string::npos) << start << o.out;
+    const auto e = o.out.find(end, s);
+    ASSERT_NE(e, std::string::npos) << end << o.out;
+    EXPECT_NE(o.out.substr(s, e - s).find("# Avg bus bandwidth"), std::string::npos) << name;
+    at = e;
+  }
+}
+
 TEST(ThreadRanks, AWrongElementOnAThreadRankIsCaught) {
   const Outcome o = run_process(collbench({"run", "-g", "2", "--backend", "bootstrap", "-b", "1K", "-e", "1K",
                                            "--fault", "corrupt-rank=1,index=5"}));

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <locale>
@@ -186,6 +188,7 @@ TEST(TableReporter, FooterHasOneExpectLinePerExpectation) {
 // "% of expected": the peak against the bound of the placement, or why there is none.
 TEST(TableReporter, FooterSaysWhatShareOfTheBoundThePeakReached) {
   RunDocument d{testing::sample_context(), {}, {}};
+  d.context.config.collectives = {"all_reduce"};  // one section: the run's own figures
   d.summary.status = RunStatus::kOk;
   d.summary.peak_busbw_gbps = 3.1;
   d.summary.peak_placement = "in_place";
@@ -227,6 +230,151 @@ TEST(TableReporter, StreamFailureIsAnIoError) {
   TableReporter table(out);
   const Status s = table.begin(testing::sample_context());
   EXPECT_EQ(s.code(), ErrorCode::kIo);
+}
+
+}  // namespace
+}  // namespace collbench::report
+
+namespace collbench::report {
+namespace {
+
+int count_of(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+  return n;
+}
+
+// A run of several collectives prints one section each, as consecutive nccl-tests binaries.
+TEST(TableSections, OneSectionPerCollectiveWithItsOwnFooter) {
+  const std::string text = render(sample_document());
+  EXPECT_EQ(count_of(text, "# Collective test starting: "), 2) << text;
+  EXPECT_EQ(count_of(text, "# Avg bus bandwidth    : "), 2) << text;
+  EXPECT_EQ(count_of(text, "# Using devices\n"), 2) << text;
+  EXPECT_EQ(count_of(text, "# collective: "), 0) << text;  // the old in-table label is gone
+  const auto first = text.find("# Collective test starting: all_reduce\n");
+  const auto first_end = text.find("# Collective test concluded: all_reduce\n#\n\n");
+  const auto second = text.find("# Collective test starting: all_gather\n");
+  const auto second_end = text.find("# Collective test concluded: all_gather\n");
+  ASSERT_NE(first, std::string::npos);
+  ASSERT_NE(first_end, std::string::npos);
+  ASSERT_NE(second, std::string::npos);
+  ASSERT_NE(second_end, std::string::npos);
+  EXPECT_LT(first, first_end);
+  EXPECT_LT(first_end, second);
+  EXPECT_LT(second, second_end);
+  // each footer holds its own section's figures: the mean of all_reduce's six cells...
+  EXPECT_NE(text.find("# Avg bus bandwidth    : 177.887 \n", first), std::string::npos);
+  EXPECT_LT(text.find("# Avg bus bandwidth    : 177.887 \n", first), first_end);
+  // ...and all_gather's, with its failed check; the run's status ends the last one only
+  EXPECT_GT(text.find("# Out of bounds values : 1 FAILED\n# Avg bus bandwidth    : 0.2585 \n"), second);
+  EXPECT_EQ(count_of(text, "# Run status           : "), 1);
+  EXPECT_GT(text.find("# Run status           : "), second);
+  EXPECT_NE(text.find("# Out of bounds values : 0 OK\n"), std::string::npos);
+}
+
+TEST(TableSections, DropInsNameTheSectionAfterTheProgramAsUpstream) {
+  RunDocument d = sample_document();
+  d.context.config.collectives = {"all_reduce"};
+  d.rows.resize(3);
+  d.summary = summarize(d.rows);
+  d.context.drop_in = true;
+  std::string text = render(d);
+  EXPECT_EQ(text.rfind("# collbench 0.1.0 (dda0d65b1622) as all_reduce_perf bootstrap=mpi", 0), 0u) << text;
+  EXPECT_NE(text.find("\n# Collective test starting: all_reduce_perf\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n# Collective test concluded: all_reduce_perf\n"), std::string::npos) << text;
+  d.context.drop_in = false;
+  text = render(d);
+  EXPECT_EQ(text.rfind("# collbench 0.1.0 (dda0d65b1622) run bootstrap=mpi", 0), 0u) << text;
+  EXPECT_NE(text.find("\n# Collective test starting: all_reduce\n"), std::string::npos) << text;
+  EXPECT_EQ(section_name("alltoall", true), "alltoall_perf");
+}
+
+// The table as the log tools built for nccl-tests read it: sections start at "# Collective
+// test starting:", every line not starting with '#' is a row of whitespace-separated fields
+// (size count type redop root, then time algbw busbw #wrong per placement), and the footer's
+// "# Avg bus bandwidth" is the number after the colon. Every row and every footer must give
+// back what the records hold, to the table's precision.
+struct ParsedRow {
+  std::uint64_t size = 0;
+  std::uint64_t count = 0;
+  std::string type;
+  std::string redop;
+  int root = 0;
+  double time[2] = {0, 0};
+  double algbw[2] = {0, 0};
+  double busbw[2] = {0, 0};
+  std::string wrong[2];
+};
+
+struct ParsedSection {
+  std::string name;
+  std::vector<ParsedRow> rows;
+  double avg_busbw = -1;
+  int out_of_bounds = -1;
+};
+
+std::vector<ParsedSection> parse_like_log_tools(const std::string& text) {
+  std::vector<ParsedSection> sections;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    const std::string start = "# Collective test starting: ";
+    if (line.rfind(start, 0) == 0) {
+      sections.push_back({line.substr(start.size()), {}, -1, -1});
+    } else if (line.rfind("# Avg bus bandwidth", 0) == 0) {
+      sections.back().avg_busbw = std::stod(line.substr(line.find(':') + 1));
+    } else if (line.rfind("# Out of bounds values", 0) == 0) {
+      sections.back().out_of_bounds = std::stoi(line.substr(line.find(':') + 1));
+    } else if (!line.empty() && line[0] != '#') {
+      std::istringstream fields(line);
+      ParsedRow r;
+      fields >> r.size >> r.count >> r.type >> r.redop >> r.root;
+      for (int p = 0; p < 2; ++p) fields >> r.time[p] >> r.algbw[p] >> r.busbw[p] >> r.wrong[p];
+      EXPECT_FALSE(fields.fail()) << line;
+      sections.back().rows.push_back(r);
+    }
+  }
+  return sections;
+}
+
+// What a cell of `width` columns keeps of `value` (nccl-tests' getFloatStr).
+double cell_tolerance(double value, int width) {
+  const double magnitude = std::abs(value);
+  if (magnitude < std::pow(10.0, width - 3)) return 0.005 + 1e-12;
+  if (magnitude < std::pow(10.0, width - 2)) return 0.05 + 1e-12;
+  if (magnitude < std::pow(10.0, width)) return 0.5 + 1e-12;
+  return magnitude * (width >= 7 ? 0.05 : 0.5);  // exponent form: one decimal from 7 columns, else none
+}
+
+TEST(TableParsers, ReadEveryRowAndFooterAsTheRecordsHoldThem) {
+  const RunDocument d = sample_document();
+  const auto sections = parse_like_log_tools(render(d));
+  ASSERT_EQ(sections.size(), 2u);
+  for (const auto& section : sections) {
+    std::vector<SizeRecord> records;
+    for (const auto& r : d.rows) {
+      if (r.collective == section.name && !r.skipped) records.push_back(r);
+    }
+    ASSERT_EQ(section.rows.size(), records.size()) << section.name;
+    for (std::size_t i = 0; i < records.size(); ++i) {
+      const SizeRecord& want = records[i];
+      const ParsedRow& got = section.rows[i];
+      EXPECT_EQ(got.size, want.size_bytes);
+      EXPECT_EQ(got.count, want.count);
+      EXPECT_EQ(got.type, want.dtype);
+      EXPECT_EQ(got.redop, want.op);
+      EXPECT_EQ(got.root, want.root);
+      for (int p = 0; p < 2; ++p) {
+        const Measurement& m = want.placements[static_cast<std::size_t>(p)];
+        EXPECT_NEAR(got.time[p], m.time_us, cell_tolerance(m.time_us, 7)) << section.name << " row " << i;
+        EXPECT_NEAR(got.algbw[p], m.algbw_gbps, cell_tolerance(m.algbw_gbps, 6)) << section.name << " row " << i;
+        EXPECT_NEAR(got.busbw[p], m.busbw_gbps, cell_tolerance(m.busbw_gbps, 6)) << section.name << " row " << i;
+        EXPECT_EQ(got.wrong[p], m.checked ? std::to_string(m.wrong) : "N/A");
+      }
+    }
+    const RunSummary figures = summarize(records);
+    EXPECT_NEAR(section.avg_busbw, figures.avg_busbw_gbps, 1e-5 * std::max(1.0, figures.avg_busbw_gbps));
+    EXPECT_EQ(section.out_of_bounds, static_cast<int>(figures.out_of_bounds));
+  }
 }
 
 }  // namespace
