@@ -7,6 +7,7 @@
 #include <iostream>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench/cli/commands/compare_command.hpp"
@@ -89,8 +90,16 @@ int drop_in_main(const std::string& collective, int argc, char** argv, SignalSto
   add_run_flags(app, raw, /*with_positional=*/false);
   if (auto done = parse(app, argc, argv, speaker)) return *done;
   raw.collectives = {collective};
+  // nccl-tests' -J writes nccl-tests' JSON: pipelines built on the binaries read that.
+  if (!raw.output_file.empty() && !raw.nccl_tests_json_file.empty()) {
+    return early_error(Status::error(ErrorCode::kUsage, "-J writes nccl-tests' JSON in " + name +
+                                                            "; --nccl-tests-json is for collbench run"),
+                       speaker);
+  }
+  if (raw.nccl_tests_json_file.empty()) std::swap(raw.output_file, raw.nccl_tests_json_file);
   auto cmd = resolve_run_flags(raw);
   if (!cmd.ok()) return early_error(cmd.status(), speaker);
+  cmd->drop_in = true;
   return finish(run_command(*cmd, std::vector<std::string>(argv, argv + argc), signals));
 }
 

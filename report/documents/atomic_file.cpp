@@ -113,6 +113,19 @@ Result<std::string> choose_output_path(const std::string& requested, bool force)
                                            std::to_string(kMaxNumberedNames) + " numbers)");
 }
 
+Result<std::string> choose_nccl_tests_output_path(const std::string& requested, bool force) {
+  if (requested.empty()) return Status::error(ErrorCode::kUsage, "empty output file name");
+  std::error_code ec;
+  if (fs::is_directory(requested, ec)) return Status::error(ErrorCode::kUsage, requested + " is a directory");
+  if (force || !exists_or_dangles(requested)) return requested;
+  for (int n = 0; n < kMaxNumberedNames; ++n) {
+    const std::string candidate = requested + "." + std::to_string(n);
+    if (!exists_or_dangles(candidate)) return candidate;
+  }
+  return Status::error(ErrorCode::kIo, "no free file name like " + requested + " (tried " +
+                                           std::to_string(kMaxNumberedNames) + " numbers)");
+}
+
 Status check_writable(const std::string& path) {
   if (path.empty()) return Status::error(ErrorCode::kUsage, "empty output file name");
   const std::string dir = directory_of(path);

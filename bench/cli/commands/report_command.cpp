@@ -14,6 +14,7 @@
 #include "report/render/csv_writer.hpp"
 #include "report/render/gbench_json.hpp"
 #include "report/render/html_report.hpp"
+#include "report/render/nccl_tests_json.hpp"
 #include "report/render/prometheus_text.hpp"
 #include "report/render/ranking_format.hpp"
 #include "report/render/run_charts.hpp"
@@ -48,6 +49,10 @@ constexpr std::array kFormats = {
                  "Prometheus text format 0.0.4 for node_exporter's textfile collector (one run; -o FILE.prom is "
                  "replaced atomically; see docs/health.md)",
                  true, true, [](const RenderInput& in) { return report::prometheus_text(in.runs.front().document); }},
+    ReportFormat{"nccl-tests-json",
+                 "nccl-tests' own JSON, as nccl-tests 2.19's -J writes it, for its tools/analyze_perf_json.py "
+                 "(one run; docs/reports.md)",
+                 true, true, [](const RenderInput& in) { return report::nccl_tests_json_text(in.runs.front().document); }},
 };
 
 std::string format_help() {

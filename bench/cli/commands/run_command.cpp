@@ -30,6 +30,7 @@
 #include "report/live/expect_reporter.hpp"
 #include "report/live/json_reporter.hpp"
 #include "report/live/metrics_reporter.hpp"
+#include "report/live/nccl_tests_json_reporter.hpp"
 #include "report/live/progress_reporter.hpp"
 #include "report/live/table_reporter.hpp"
 #include "topo/binding.hpp"
@@ -146,6 +147,9 @@ CommandResult run_rank(const RunCommand& cmd, const std::vector<std::string>& ar
   if (!path.ok()) return result.with(path.status(), b.rank() == 0);
   auto metrics_path = agree_metrics_path(b, cmd.metrics_file);
   if (!metrics_path.ok()) return result.with(metrics_path.status(), b.rank() == 0);
+  auto nccl_tests_path = agree_nccl_tests_json_path(b, cmd.nccl_tests_json_file, cmd.force,
+                                                    cmd.drop_in ? "-J/--output_file" : "--nccl-tests-json");
+  if (!nccl_tests_path.ok()) return result.with(nccl_tests_path.status(), b.rank() == 0);
 
   std::vector<std::string> notes = plan->notes;
   if (!s.note().empty()) notes.push_back(s.note());
@@ -178,11 +182,16 @@ CommandResult run_rank(const RunCommand& cmd, const std::vector<std::string>& ar
   if (b.rank() == 0) {
     for (const auto& w : cmd.warnings) std::cerr << "collbench: warning: " << w << std::endl;
     for (const auto& note : notes) std::cout << "# " << note << "\n";
+    // nccl-tests' own line, before its table as upstream prints it.
+    if (!nccl_tests_path->empty()) std::cout << "# Writing JSON output to " << *nccl_tests_path << "\n";
     // The progress line goes first: it clears itself before a row reaches a shared terminal.
     if (cmd.progress && isatty(STDERR_FILENO)) reporters.add(std::make_unique<report::ProgressReporter>(std::cerr));
     reporters.add(std::make_unique<report::TableReporter>(std::cout));
     if (!path->empty()) reporters.add(std::make_unique<report::JsonFileReporter>(*path));
     if (!metrics_path->empty()) reporters.add(std::make_unique<report::MetricsFileReporter>(*metrics_path));
+    if (!nccl_tests_path->empty()) {
+      reporters.add(std::make_unique<report::NcclTestsJsonReporter>(*nccl_tests_path));
+    }
     s.guard(&guarded);
   }
   std::optional<SaveOnSignal> save;

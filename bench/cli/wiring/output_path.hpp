@@ -12,6 +12,11 @@ namespace collbench::cli {
 // one usage error. Empty `requested`: no file, empty result.
 Result<std::string> agree_output_path(bootstrap::Bootstrap& boot, const std::string& requested, bool force);
 
+// nccl-tests' JSON (a drop-in's -J, run's --nccl-tests-json), named as nccl-tests names it
+// when the file exists (report::choose_nccl_tests_output_path); `flag` names it in errors.
+Result<std::string> agree_nccl_tests_json_path(bootstrap::Bootstrap& boot, const std::string& requested, bool force,
+                                               const std::string& flag);
+
 // --metrics: the path as given (each run replaces the last one's file, as node_exporter's
 // textfile collector wants), checked by rank 0 and agreed as above.
 Result<std::string> agree_metrics_path(bootstrap::Bootstrap& boot, const std::string& requested);

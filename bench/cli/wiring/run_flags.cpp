@@ -330,6 +330,11 @@ void add_run_flags(CLI::App& app, RawRunFlags& raw, bool with_positional) {
   app.add_option("-N,--run_cycles", raw.run_cycles, "Repeat the sweep this many times (0: until interrupted)")->capture_default_str()->type_name("N");
   app.add_option("-T,--timeout", raw.timeout, "Seconds any collective or barrier may take (0: no limit)")->capture_default_str()->type_name("SECONDS");
   app.add_option("-J,--output_file", raw.output_file, "Write the JSON result here (never overwritten without --force)")->type_name("FILE");
+  app.add_option("--nccl-tests-json", raw.nccl_tests_json_file,
+                 "Also write nccl-tests' own JSON (the layout of nccl-tests 2.19's -J, for its "
+                 "tools/analyze_perf_json.py) here; an existing file is kept and FILE.0, FILE.1, ... used, as "
+                 "nccl-tests does")
+      ->type_name("FILE");
   app.add_flag("--force", raw.force, "Overwrite an existing -J file");
   app.add_option("--metrics", raw.metrics_file,
                  "Write the finished run's metrics here in Prometheus text format, for node_exporter's textfile "
@@ -421,9 +426,15 @@ Result<RunCommand> resolve_run_flags(const RawRunFlags& raw) {
   COLLBENCH_RETURN_IF_ERROR(check_session_choices(raw.bootstrap, raw.backend));
   cmd.output_file = raw.output_file;
   cmd.metrics_file = raw.metrics_file;
+  cmd.nccl_tests_json_file = raw.nccl_tests_json_file;
   cmd.expect_file = raw.expect_file;
   if (!cmd.metrics_file.empty() && cmd.metrics_file == cmd.output_file) {
     return Status::error(ErrorCode::kUsage, "--metrics and -J/--output_file name the same file " + cmd.metrics_file);
+  }
+  if (!cmd.nccl_tests_json_file.empty() &&
+      (cmd.nccl_tests_json_file == cmd.output_file || cmd.nccl_tests_json_file == cmd.metrics_file)) {
+    return Status::error(ErrorCode::kUsage, "--nccl-tests-json names the same file as -J or --metrics: " +
+                                                cmd.nccl_tests_json_file);
   }
   cmd.force = raw.force;
   cmd.bootstrap = raw.bootstrap;
