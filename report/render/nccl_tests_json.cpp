@@ -40,10 +40,22 @@ class Writer {
     text += "\"" + sanitized(name) + "\":";
     after_key_ = true;
   }
-  void start_object() { value("{"); first_ = true; }
-  void finish_object() { text += "}"; first_ = false; }
-  void start_list() { value("["); first_ = true; }
-  void finish_list() { text += "]"; first_ = false; }
+  void start_object() {
+    value("{");
+    first_ = true;
+  }
+  void finish_object() {
+    text += "}";
+    first_ = false;
+  }
+  void start_list() {
+    value("[");
+    first_ = true;
+  }
+  void finish_list() {
+    text += "]";
+    first_ = false;
+  }
   void null() { value("null"); }
   void str(const std::string& s) { value("\"" + sanitized(s) + "\""); }
   void boolean(bool b) { str(b ? "true" : "false"); }
@@ -170,9 +182,9 @@ void write_placement(Writer& w, const Measurement* m, Placement placement) {
 }
 
 void write_stats(Writer& w, const NcclTestsIterStats& s) {
-  const std::pair<const char*, double> figures[] = {{"min_us", s.min_us}, {"max_us", s.max_us},
-                                                    {"avg_us", s.avg_us}, {"p50_us", s.p50_us},
-                                                    {"p95_us", s.p95_us}, {"p99_us", s.p99_us},
+  const std::pair<const char*, double> figures[] = {{"min_us", s.min_us},     {"max_us", s.max_us},
+                                                    {"avg_us", s.avg_us},     {"p50_us", s.p50_us},
+                                                    {"p95_us", s.p95_us},     {"p99_us", s.p99_us},
                                                     {"stdev_us", s.stdev_us}, {"cv_pct", s.cv_pct}};
   for (const auto& [name, value] : figures) {
     w.key(name);

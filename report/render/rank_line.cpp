@@ -36,9 +36,10 @@ std::string bus_field(const RankInfo& rank) {
 }
 
 std::string format_rank_line(const RankInfo& rank) {
-  return "#  Rank " + pad(format_int(rank.rank), 2, Align::kRight) + " Group  0 Pid " + pad(format_int(rank.pid), 6, Align::kRight) +
-         " on " + pad(rank.host, 10, Align::kRight) + " device " + pad(format_int(device_index(rank.device)), 2, Align::kRight) + " [" +
-         bus_field(rank) + "] " + rank.device_name;
+  return "#  Rank " + pad(format_int(rank.rank), 2, Align::kRight) + " Group  0 Pid " +
+         pad(format_int(rank.pid), 6, Align::kRight) + " on " + pad(rank.host, 10, Align::kRight) + " device " +
+         pad(format_int(device_index(rank.device)), 2, Align::kRight) + " [" + bus_field(rank) + "] " +
+         rank.device_name;
 }
 
 }  // namespace collbench::report

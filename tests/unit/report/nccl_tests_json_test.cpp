@@ -46,7 +46,8 @@ std::vector<std::string> top_level_order(const std::string& text) {
 
 TEST(NcclTestsJson, TopLevelAsUpstreamWritesIt) {
   const std::string text = nccl_tests_json_text(sample_document());
-  EXPECT_EQ(text.rfind("{\"version\":3,\"start_time\":\"2024-05-01 12:00:00\",\"args\":[\"collbench\",", 0), 0u) << text;
+  EXPECT_EQ(text.rfind("{\"version\":3,\"start_time\":\"2024-05-01 12:00:00\",\"args\":[\"collbench\",", 0), 0u)
+      << text;
   EXPECT_EQ(text.back(), '}');  // one line, no final newline
   EXPECT_EQ(text.find('\n'), std::string::npos);
   EXPECT_EQ(top_level_order(text),
@@ -73,8 +74,13 @@ TEST(NcclTestsJson, ConfigAndDevices) {
   const json devices = json::parse(text).at("config").at("devices");
   // two ranks, two processes: one entry each, as upstream's MPI gather gives
   ASSERT_EQ(devices.size(), 2u);
-  EXPECT_EQ(devices.at(1), json({{"rank", 1}, {"group", 0}, {"pid", 41235}, {"hostname", "node0001"}, {"device", 1},
-                                 {"device_hex", "0000:2a:00"}, {"device_info", "NVIDIA H100 80GB HBM3"}}));
+  EXPECT_EQ(devices.at(1), json({{"rank", 1},
+                                 {"group", 0},
+                                 {"pid", 41235},
+                                 {"hostname", "node0001"},
+                                 {"device", 1},
+                                 {"device_hex", "0000:2a:00"},
+                                 {"device_info", "NVIDIA H100 80GB HBM3"}}));
   RunDocument threads = sample_document();
   threads.context.ranks[1].pid = threads.context.ranks[0].pid;  // -g 2: one process
   EXPECT_EQ(json::parse(nccl_tests_json_text(threads)).at("config").at("devices").size(), 1u);
@@ -89,7 +95,7 @@ TEST(NcclTestsJson, ResultRowsWithUpstreamQuirks) {
             std::string::npos)
       << text;
   const json results = json::parse(text).at("results");
-  ASSERT_EQ(results.size(), 4u);  // the skipped size has no entry
+  ASSERT_EQ(results.size(), 4u);                                     // the skipped size has no entry
   EXPECT_TRUE(results.at(3).at("in_place").at("nwrong").is_null());  // -c 0 placement
   EXPECT_EQ(results.at(3).at("out_of_place").at("nwrong"), 3.0);
   EXPECT_FALSE(results.at(0).contains("out_of_place_per_iter"));  // without -I 1
@@ -133,11 +139,12 @@ TEST(NcclTestsJson, PerIterationKeysInUpstreamOrder) {
   d.rows.resize(1);
   d.rows[0].placements[0].rank_iteration_us = {{1, 2}, {3, 4}};
   const std::string text = nccl_tests_json_text(d);
-  EXPECT_NE(text.find("\"root\":\"    -1\",\"out_of_place\":{\"time\":12.310000,\"alg_bw\":0.000000,\"bus_bw\":0.000000,"
-                      "\"nwrong\":0.000000},\"out_of_place_per_iter\":{\"skipped_iterations\":0,\"min_us\":3.000000,"
-                      "\"max_us\":4.000000,\"avg_us\":3.500000,\"p50_us\":4.000000,\"p95_us\":4.000000,"
-                      "\"p99_us\":4.000000,\"stdev_us\":0.500000,\"cv_pct\":14.285714,\"times_us\":[3.000000,4.000000],"
-                      "\"per_process_max_times_us\":[[1.000000,2.000000],[3.000000,4.000000]]},\"in_place\":{"),
+  EXPECT_NE(text.find(
+                "\"root\":\"    -1\",\"out_of_place\":{\"time\":12.310000,\"alg_bw\":0.000000,\"bus_bw\":0.000000,"
+                "\"nwrong\":0.000000},\"out_of_place_per_iter\":{\"skipped_iterations\":0,\"min_us\":3.000000,"
+                "\"max_us\":4.000000,\"avg_us\":3.500000,\"p50_us\":4.000000,\"p95_us\":4.000000,"
+                "\"p99_us\":4.000000,\"stdev_us\":0.500000,\"cv_pct\":14.285714,\"times_us\":[3.000000,4.000000],"
+                "\"per_process_max_times_us\":[[1.000000,2.000000],[3.000000,4.000000]]},\"in_place\":{"),
             std::string::npos)
       << text;
 }
