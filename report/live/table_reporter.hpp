@@ -54,10 +54,10 @@ class TableReporter final : public Reporter {
   void conclude_section();
 
   std::ostream& out_;
-  RunContext context_;            // repeated in each section's header
-  std::string section_;           // the section's name, for the "concluded" line
+  RunContext context_;   // repeated in each section's header
+  std::string section_;  // the section's name, for the "concluded" line
   std::string section_collective_;
-  bool sections_ = false;         // several collectives: one section each
+  bool sections_ = false;                 // several collectives: one section each
   std::vector<SizeRecord> section_rows_;  // for each section's own footer figures
   TableLayout layout_;
   std::vector<std::string> mismatch_lines_;

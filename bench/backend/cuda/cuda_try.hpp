@@ -15,10 +15,10 @@ Status cuda_error(cudaError_t rc, const char* expr, std::source_location where);
 }  // namespace collbench::backend::cuda
 
 // Returns (as a Status, or a Result's error) from the enclosing function when `expr` fails.
-#define COLLBENCH_CUDA_TRY(expr)                                                                       \
-  do {                                                                                                 \
-    const cudaError_t collbench_cuda_rc_ = (expr);                                                     \
-    if (collbench_cuda_rc_ != cudaSuccess) {                                                           \
+#define COLLBENCH_CUDA_TRY(expr)                                                                                 \
+  do {                                                                                                           \
+    const cudaError_t collbench_cuda_rc_ = (expr);                                                               \
+    if (collbench_cuda_rc_ != cudaSuccess) {                                                                     \
       return ::collbench::backend::cuda::cuda_error(collbench_cuda_rc_, #expr, std::source_location::current()); \
-    }                                                                                                  \
+    }                                                                                                            \
   } while (false)
