@@ -57,8 +57,20 @@ report::RunStatus status_after(const Status& error) {
   switch (error.code()) {
     case ErrorCode::kTimeout: return report::RunStatus::kTimeout;
     case ErrorCode::kInterrupted: return report::RunStatus::kInterrupted;
-    default: return report::RunStatus::kError;
+    case ErrorCode::kOk:  // not a failure; a run that ends on it ended wrongly all the same
+    case ErrorCode::kInternal:
+    case ErrorCode::kUsage:
+    case ErrorCode::kComm:
+    case ErrorCode::kUnsupported:
+    case ErrorCode::kWrongData:
+    case ErrorCode::kLaunch:
+    case ErrorCode::kIo:
+    case ErrorCode::kRegression:
+    case ErrorCode::kMismatch:
+    case ErrorCode::kOutlier:
+    case ErrorCode::kBelowExpectation: return report::RunStatus::kError;
   }
+  return report::RunStatus::kError;  // a code outside the enum (a cast): still an error
 }
 
 // The largest peak resident set of any rank, in bytes (getrusage reports KiB on Linux).
