@@ -262,7 +262,7 @@ class HealthRank {
     backend::DeviceInfo device = s_.backend().device();
     if (device.device == "cpu") device.name = "CPUs " + topo::allowed_cpus();
     COLLBENCH_ASSIGN_OR_RETURN(auto ranks, engine::gather_rank_table(b_, device, s_.host()));
-    Sweep swept{make_run_context(cmd_.run, argv_, b_, s_.backend(), std::move(ranks)), {}, {}};
+    Sweep swept{make_run_context(cmd_.run, argv_, b_, s_.backend(), std::move(ranks), plan), {}, {}};
     COLLBENCH_ASSIGN_OR_RETURN(swept.context.expected_busbw, agree_expected_busbw(b_, swept.context, hosts_));
     swept.expectations = expectations;
     COLLBENCH_RETURN_IF_ERROR(report::apply_busbw_bound(swept.expectations, swept.context.expected_busbw));

@@ -158,7 +158,7 @@ CommandResult run_rank(const RunCommand& cmd, const std::vector<std::string>& ar
   if (device.device == "cpu") device.name = "CPUs " + topo::allowed_cpus();
   auto ranks = engine::gather_rank_table(b, device, result.host);
   if (!ranks.ok()) return result.with(ranks.status(), true);
-  report::RunContext ctx = make_run_context(cmd, argv, b, s.backend(), std::move(*ranks));
+  report::RunContext ctx = make_run_context(cmd, argv, b, s.backend(), std::move(*ranks), *plan);
   std::vector<HostTopology> hosts;
   if (cmd.topology) {
     auto recorded = record_topologies(b, result.host, ctx, notes);
