@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -100,6 +101,20 @@ struct PrecisionConfig {
   std::uint64_t max_iterations = 0;
 };
 
+// Where each timed operation's buffers lie. Rotated (the default): operation k moves both
+// buffers by k times its own size through the allocation, wrapping (a row larger than half of
+// it stays put), as nccl-tests does and IMB with -off_cache; a row then meets colder caches
+// and new addresses. Fixed (--fixed-buffers): the same addresses every time, as OSU does and
+// IMB by default, so that a small row runs from warm caches.
+enum class BufferPolicy { kRotated, kFixed };
+const char* to_string(BufferPolicy p);  // "rotated" / "fixed"
+std::optional<BufferPolicy> buffer_policy_from(std::string_view name);
+
+struct BufferConfig {
+  BufferPolicy policy = BufferPolicy::kRotated;
+  std::uint64_t bytes_per_buffer = 0;  // each of send and receive; what the rotation moves through
+};
+
 struct RunConfig {
   std::vector<std::string> collectives;
   std::vector<std::string> dtypes;
@@ -125,6 +140,7 @@ struct RunConfig {
   int buffer_registration = 0;       // nccl-tests -R: 1 when buffers are registered with NCCL
   bool per_iteration_timing = false;  // nccl-tests -I 1: the table's per-iteration columns
   bool report_timestamps = false;     // nccl-tests -S 1: the table's timestamp column
+  std::optional<BufferConfig> buffers;  // absent in run files written before it was recorded
 };
 
 // The bus bandwidth the job's placement can reach at most (topo/busbw_bound.hpp): the table's

@@ -195,8 +195,13 @@ Status Runner::finish(RunOutcome& outcome, report::RunStatus status, const Statu
   return reporter_.end(outcome.summary);
 }
 
+report::BufferConfig buffer_config(const SweepPlan& plan, const RunOptions& options) {
+  return {options.fixed_buffers ? report::BufferPolicy::kFixed : report::BufferPolicy::kRotated,
+          std::max<std::uint64_t>(plan.buffer_bytes, 1)};
+}
+
 Status Runner::allocate(const SweepPlan& plan) {
-  buffer_bytes_ = std::max<std::uint64_t>(plan.buffer_bytes, 1);
+  buffer_bytes_ = buffer_config(plan, options_).bytes_per_buffer;
   COLLBENCH_ASSIGN_OR_RETURN(send_, backend_.allocate(buffer_bytes_));
   COLLBENCH_ASSIGN_OR_RETURN(recv_, backend_.allocate(buffer_bytes_));
   return ok_status();

@@ -8,6 +8,7 @@
 #include "common/strings.hpp"
 #include "common/text_table.hpp"
 #include "report/format/number_format.hpp"
+#include "report/format/size_label.hpp"
 
 namespace collbench::report {
 namespace {
@@ -140,6 +141,21 @@ std::string parameter_line(const RunConfig& c) {
          " graph: " + format_uint(c.graph_launches);
 }
 
+// collbench's one line in nccl-tests' header: the peers differ in the buffer policy, and it
+// moves the busbw of rows that fit a cache by several times (docs/performance.md).
+std::string buffers_line(const BufferConfig& b) {
+  switch (b.policy) {
+    case BufferPolicy::kRotated: {
+      const std::string exact = format_uint(b.bytes_per_buffer) + " B";
+      const std::string human = size_text(b.bytes_per_buffer);
+      return "#  Buffers: rotated over " + human + (human == exact ? "" : " (" + exact + ")") +
+             " per buffer (new addresses each operation, caches colder: as nccl-tests and IMB -off_cache)";
+    }
+    case BufferPolicy::kFixed: return "#  Buffers: fixed (the same addresses each operation, caches warm: as OSU and IMB's default)";
+  }
+  return "";
+}
+
 std::string mismatch_line(const SizeRecord& record, const Measurement& m, const Mismatch& x) {
   return "#   " + record.collective + " " + record.dtype + " " + record.op + " " + format_uint(record.size_bytes) +
          " B " + placement_words(to_string(m.placement)) + ", rank " + format_int(x.rank) + " (" + x.host +
@@ -215,7 +231,9 @@ Status TableReporter::begin(const RunContext& context) {
   out_ << "# collbench " << context.tool_version << " (" << context.git_commit << ") bootstrap=" << context.bootstrap
        << " backend=" << context.backend << " (" << context.backend_library << ")\n"
        << "# Collective test starting: " << collectives_ << "\n"
-       << parameter_line(context.config) << "\n#\n# Using devices\n";
+       << parameter_line(context.config) << "\n";
+  if (context.config.buffers) out_ << buffers_line(*context.config.buffers) << "\n";
+  out_ << "#\n# Using devices\n";
   for (const auto& rank : context.ranks) out_ << format_rank_line(rank) << "\n";
   out_ << "#\n";
   for (const auto& line : table_column_header(layout_)) out_ << line << "\n";

@@ -1,5 +1,6 @@
 // The nccl-tests text table on a stream, laid out byte for byte as nccl-tests prints it so
 // that existing parsers keep working. collbench's additions are '#' comment lines only:
+//  - "#  Buffers: rotated over ... | fixed ..." after the parameter line: the buffer policy;
 //  - host-memory ranks show "device -1 [cpu] <cpu set>" in the "Using devices" list;
 //  - when the run has several collectives, "# collective: <name>" precedes each one's rows;
 //  - a skipped row is a comment line: '#' in place of the first blank, the five leading columns,
