@@ -79,7 +79,8 @@ COLLBENCH_HD ElementOf<T> average_element(std::uint64_t sum, int nranks) {
 template <DataType T>
 COLLBENCH_HD ElementOf<T> expected_element(const DataSpec& spec, const Segment& seg, std::uint64_t offset) {
   const std::uint64_t src = seg.src_begin + offset;
-  if (seg.source == Segment::Source::kInput) return Codec<T>::from_integer(input_value(spec.pattern, seg.src_rank, src));
+  if (seg.source == Segment::Source::kInput)
+    return Codec<T>::from_integer(input_value(spec.pattern, seg.src_rank, src));
   const std::uint64_t reduced = reduced_value(spec.pattern, src);
   if (spec.pattern.op == ReduceOp::kAvg && spec.pattern.kind == PatternKind::kSum) {
     return average_element<T>(reduced, spec.pattern.nranks);

@@ -45,7 +45,8 @@ StorageOf<T> encode(ValueOf<T> v) {
 // char-typed output may alias anything else), and consecutive words cost one add, so it
 // vectorises.
 template <DataType T, typename F>
-COLLBENCH_HOST_CLONES void write_run(StorageOf<T>* out, std::uint64_t len, std::uint32_t w, std::uint32_t step, int shift, F value) {
+COLLBENCH_HOST_CLONES void write_run(StorageOf<T>* out, std::uint64_t len, std::uint32_t w, std::uint32_t step,
+                                     int shift, F value) {
   for (std::uint64_t t = 0; t < len; ++t) {
     out[t] = encode<T>(value(static_cast<ValueOf<T>>(mix_word(w) >> shift)));
     w += step;
@@ -174,8 +175,8 @@ void compare_chunk(const StorageOf<T>* got, const StorageOf<T>* want, std::uint6
 template <typename S>
 COLLBENCH_HOST_CLONES bool same_chunk(const S* got, const S* want, std::uint64_t len) {
   using Bits = std::conditional_t<sizeof(S) == 1, std::uint8_t,
-               std::conditional_t<sizeof(S) == 2, std::uint16_t,
-               std::conditional_t<sizeof(S) == 4, std::uint32_t, std::uint64_t>>>;
+                                  std::conditional_t<sizeof(S) == 2, std::uint16_t,
+                                                     std::conditional_t<sizeof(S) == 4, std::uint32_t, std::uint64_t>>>;
   Bits diff = 0;
   for (std::uint64_t t = 0; t < len; ++t) {
     Bits a;

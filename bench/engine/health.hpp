@@ -26,8 +26,8 @@ namespace collbench::engine {
 
 struct HealthOptions {
   RunOptions run;
-  double budget_s = 60;   // every step is watched with it; the sweep must fit in half of it
-  bool topology = true;   // false: --no-topology
+  double budget_s = 60;  // every step is watched with it; the sweep must fit in half of it
+  bool topology = true;  // false: --no-topology
 };
 
 // The steps the CLI takes for the health check.

@@ -39,7 +39,8 @@ class SizeFault {
 
   bool slows() const { return factor_ > 1; }
   void before(std::uint64_t iteration) const {
-    if (stall_every_ > 0 && iteration % stall_every_ == 0) std::this_thread::sleep_for(std::chrono::microseconds(stall_));
+    if (stall_every_ > 0 && iteration % stall_every_ == 0)
+      std::this_thread::sleep_for(std::chrono::microseconds(stall_));
   }
   void after(std::chrono::steady_clock::duration took) {
     if (factor_ <= 1) return;
@@ -168,8 +169,8 @@ Status warm_up(backend::Backend& backend, const backend::Call& call, const RunOp
   return backend.comm().synchronize();
 }
 
-Status time_loop(backend::Backend& backend, bootstrap::Bootstrap& boot, const backend::Call& call,
-                 const RunOptions& o, const LoopPlan& plan, Watchdog* watchdog, LoopTimes& out) {
+Status time_loop(backend::Backend& backend, bootstrap::Bootstrap& boot, const backend::Call& call, const RunOptions& o,
+                 const LoopPlan& plan, Watchdog* watchdog, LoopTimes& out) {
   if (o.graph_launches > 0) return time_replays(backend, boot, call, o, plan, watchdog, out);
   const std::uint64_t iterations = plan.iterations;
   const bool barrier_excluded = o.blocking == Blocking::kSyncUntimedBarrier;

@@ -12,12 +12,12 @@ namespace collbench::report {
 namespace {
 
 constexpr std::uint64_t kDropFrom = std::uint64_t{64} * 1024;
-constexpr double kDropFactor = 3.0;    // a drop: below a third of the best smaller size
-constexpr double kDipFactor = 2.0;     // a dip: 2 x below what its neighbours make expected
+constexpr double kDropFactor = 3.0;  // a drop: below a third of the best smaller size
+constexpr double kDipFactor = 2.0;   // a dip: 2 x below what its neighbours make expected
 // The headline at least a quarter off the median (a clean run on a shared VM moves it 10 % at
 // microsecond sizes: noise nobody acts on)...
 constexpr double kSpreadFloor = 0.25;
-constexpr double kSpreadCis = 3.0;     // ...and three times the median's own uncertainty
+constexpr double kSpreadCis = 3.0;  // ...and three times the median's own uncertainty
 constexpr std::uint64_t kSpreadSamples = 10;
 constexpr std::uint64_t kMapThreshold = 32ull << 20;  // glibc's largest dynamic mmap threshold
 
@@ -107,7 +107,8 @@ void find_spread(const Point& p, std::map<AnomalyKind, Finding>& found) {
 void add_drop(const RunContext& ctx, const Point& p, double previous_bw, double peak, std::uint64_t peak_at,
               std::map<AnomalyKind, Finding>& found) {
   const bool cliff = maps_per_call(ctx, p.size) && p.m->busbw_gbps * 1.5 < previous_bw;
-  const bool cache = ctx.memory == "host" && ctx.llc_bytes > 0 && 2 * host_working_set(ctx, p) >= ctx.llc_bytes && !cliff;
+  const bool cache = ctx.memory == "host" && ctx.llc_bytes > 0 && 2 * host_working_set(ctx, p) >= ctx.llc_bytes &&
+                     !cliff;
   const AnomalyKind kind = cache ? AnomalyKind::kCache : AnomalyKind::kDrop;
   Finding& f = found[kind];
   f.kind = kind;
@@ -116,8 +117,9 @@ void add_drop(const RunContext& ctx, const Point& p, double previous_bw, double 
     f.first_message = "busbw " + format_fixed(p.m->busbw_gbps, 2) + " GB/s at " + size_text(p.size) + ", " +
                       format_fixed(peak / p.m->busbw_gbps, 1) + "x below the " + format_fixed(peak, 2) +
                       " GB/s reached at " + size_text(peak_at);
-    f.cause = cache ? "the ranks' data (about " + size_text(host_working_set(ctx, p)) + " on the host) no longer fits the " +
-                          size_text(ctx.llc_bytes) + " last-level cache: memory bandwidth from here on, not an anomaly"
+    f.cause = cache ? "the ranks' data (about " + size_text(host_working_set(ctx, p)) +
+                          " on the host) no longer fits the " + size_text(ctx.llc_bytes) +
+                          " last-level cache: memory bandwidth from here on, not an anomaly"
                     : drop_cause(ctx, p.size);
   }
   f.sizes.push_back(p.size);
@@ -136,8 +138,7 @@ void find_drops(const RunContext& ctx, const std::vector<Point>& series, std::ma
     // What the neighbours make expected: their geometric mean (busbw grows about
     // logarithmically with size, then flattens).
     const bool neighbours = i > 0 && i + 1 < series.size() && series[i - 1].size >= kDropFrom;
-    const double expected =
-        neighbours ? std::sqrt(series[i - 1].m->busbw_gbps * series[i + 1].m->busbw_gbps) : 0.0;
+    const double expected = neighbours ? std::sqrt(series[i - 1].m->busbw_gbps * series[i + 1].m->busbw_gbps) : 0.0;
     // The next size back near the best so far: a dip stands alone; the first size of a
     // sustained drop is a drop.
     const bool recovers = neighbours && series[i + 1].m->busbw_gbps * kDropFactor >= std::max(peak, bw);
@@ -149,7 +150,8 @@ void find_drops(const RunContext& ctx, const std::vector<Point>& series, std::ma
         f.first_message = "busbw " + format_fixed(bw, 2) + " GB/s at " + size_text(p.size) + ", " +
                           format_fixed(expected / bw, 1) + "x below what the neighbouring sizes make expected (" +
                           format_fixed(expected, 2) + " GB/s)";
-        f.cause = "one size alone is slow: the library's algorithm or protocol at this size, or interference while it ran";
+        f.cause =
+            "one size alone is slow: the library's algorithm or protocol at this size, or interference while it ran";
       }
       f.sizes.push_back(p.size);
       f.placements.push_back(p.m->placement);
@@ -179,8 +181,9 @@ Anomaly make(const SeriesKey& key, Finding f) {
   a.placement = placement_of(f.placements);
   a.kind = f.kind;
   a.explained = f.explained;
-  a.message = f.first_message + (f.sizes.size() > 1 ? "; also at " + sizes_text({f.sizes.begin() + 1, f.sizes.end()}) : "") +
-              ": " + f.cause;
+  a.message = f.first_message +
+              (f.sizes.size() > 1 ? "; also at " + sizes_text({f.sizes.begin() + 1, f.sizes.end()}) : "") + ": " +
+              f.cause;
   return a;
 }
 

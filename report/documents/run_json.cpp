@@ -14,9 +14,14 @@ namespace {
 // ---- writing ----
 
 Json rank_json(const RankInfo& r) {
-  return {{"rank", r.rank},     {"host", r.host},     {"pid", r.pid},
-          {"local_rank", r.local_rank}, {"device", r.device}, {"device_name", r.device_name},
-          {"pci_bus_id", r.pci_bus_id}, {"device_memory_bytes", r.device_memory_bytes}};
+  return {{"rank", r.rank},
+          {"host", r.host},
+          {"pid", r.pid},
+          {"local_rank", r.local_rank},
+          {"device", r.device},
+          {"device_name", r.device_name},
+          {"pci_bus_id", r.pci_bus_id},
+          {"device_memory_bytes", r.device_memory_bytes}};
 }
 
 Json context_json(const RunContext& c) {
@@ -60,28 +65,28 @@ Json precision_json(const PrecisionConfig& p) {
 
 Json config_json(const RunConfig& c) {
   Json j = {{"collectives", c.collectives},
-          {"dtypes", c.dtypes},
-          {"ops", c.ops},
-          {"root", c.root},
-          {"min_bytes", c.min_bytes},
-          {"max_bytes", c.max_bytes},
-          {"step_factor", c.step_factor},
-          {"step_bytes", c.step_bytes},
-          {"iterations", c.iterations},
-          {"warmup_iterations", c.warmup_iterations},
-          {"check_iterations", c.check_iterations},
-          {"average", c.average},
-          {"blocking", c.blocking},
-          {"run_cycles", c.run_cycles},
-          {"timeout_s", real(c.timeout_s)},
-          {"seed", c.seed},
-          {"malloc_keep", c.malloc_keep},
-          {"gpus_per_process", c.gpus_per_process},
-          {"aggregation", c.aggregation},
-          {"graph_launches", c.graph_launches},
-          {"buffer_registration", c.buffer_registration},
-          {"per_iteration_timing", c.per_iteration_timing},
-          {"report_timestamps", c.report_timestamps}};
+            {"dtypes", c.dtypes},
+            {"ops", c.ops},
+            {"root", c.root},
+            {"min_bytes", c.min_bytes},
+            {"max_bytes", c.max_bytes},
+            {"step_factor", c.step_factor},
+            {"step_bytes", c.step_bytes},
+            {"iterations", c.iterations},
+            {"warmup_iterations", c.warmup_iterations},
+            {"check_iterations", c.check_iterations},
+            {"average", c.average},
+            {"blocking", c.blocking},
+            {"run_cycles", c.run_cycles},
+            {"timeout_s", real(c.timeout_s)},
+            {"seed", c.seed},
+            {"malloc_keep", c.malloc_keep},
+            {"gpus_per_process", c.gpus_per_process},
+            {"aggregation", c.aggregation},
+            {"graph_launches", c.graph_launches},
+            {"buffer_registration", c.buffer_registration},
+            {"per_iteration_timing", c.per_iteration_timing},
+            {"report_timestamps", c.report_timestamps}};
   if (c.precision) j["precision"] = precision_json(*c.precision);
   if (c.buffers) {
     j["buffers"] = {{"policy", to_string(c.buffers->policy)}, {"bytes_per_buffer", c.buffers->bytes_per_buffer}};
@@ -90,22 +95,29 @@ Json config_json(const RunConfig& c) {
 }
 
 Json stats_json(const TimeStats& s) {
-  return {{"samples", s.samples},         {"mean_us", real(s.mean_us)}, {"median_us", real(s.median_us)},
-          {"min_us", real(s.min_us)},     {"max_us", real(s.max_us)},   {"p95_us", real(s.p95_us)},
-          {"p99_us", real(s.p99_us)},     {"stdev_us", real(s.stdev_us)}, {"cv", real(s.cv)},
-          {"median_ci95_rel", real(s.median_ci95_rel)}, {"far_share", real(s.far_share)}};
+  return {{"samples", s.samples},
+          {"mean_us", real(s.mean_us)},
+          {"median_us", real(s.median_us)},
+          {"min_us", real(s.min_us)},
+          {"max_us", real(s.max_us)},
+          {"p95_us", real(s.p95_us)},
+          {"p99_us", real(s.p99_us)},
+          {"stdev_us", real(s.stdev_us)},
+          {"cv", real(s.cv)},
+          {"median_ci95_rel", real(s.median_ci95_rel)},
+          {"far_share", real(s.far_share)}};
 }
 
 Json record_key(const SizeRecord& r) {
-  return {{"collective", r.collective}, {"dtype", r.dtype},           {"op", r.op},
-          {"root", r.root},             {"size_bytes", r.size_bytes}, {"count", r.count}};
+  return {{"collective", r.collective}, {"dtype", r.dtype}, {"op", r.op}, {"root", r.root},
+          {"size_bytes", r.size_bytes}, {"count", r.count}};
 }
 
 Json measurement_json(const SizeRecord& r, const Measurement& m) {
   Json mismatches = Json::array();
   for (const auto& x : m.mismatches) {
-    mismatches.push_back({{"rank", x.rank}, {"host", x.host}, {"index", x.index},
-                          {"expected", real(x.expected)}, {"got", real(x.got)}});
+    mismatches.push_back(
+        {{"rank", x.rank}, {"host", x.host}, {"index", x.index}, {"expected", real(x.expected)}, {"got", real(x.got)}});
   }
   Json j = record_key(r);
   j["placement"] = to_string(m.placement);
@@ -136,25 +148,32 @@ Json results_json(const std::vector<SizeRecord>& rows) {
 }
 
 Json anomaly_json(const Anomaly& a) {
-  return {{"collective", a.collective}, {"dtype", a.dtype},         {"op", a.op},           {"root", a.root},
-          {"size_bytes", a.size_bytes}, {"sizes", a.sizes},         {"placement", a.placement},
-          {"kind", to_string(a.kind)},  {"explained", a.explained}, {"message", a.message}};
+  return {{"collective", a.collective},
+          {"dtype", a.dtype},
+          {"op", a.op},
+          {"root", a.root},
+          {"size_bytes", a.size_bytes},
+          {"sizes", a.sizes},
+          {"placement", a.placement},
+          {"kind", to_string(a.kind)},
+          {"explained", a.explained},
+          {"message", a.message}};
 }
 
 Json summary_json(const RunSummary& s) {
   Json anomalies = Json::array();
   for (const auto& a : s.anomalies) anomalies.push_back(anomaly_json(a));
   Json j = {{"status", to_string(s.status)},
-          {"end_time", s.end_time},
-          {"error", s.error ? Json(*s.error) : Json(nullptr)},
-          {"peak_busbw_gbps", real(s.peak_busbw_gbps)},
-          {"peak_size_bytes", s.peak_size_bytes},
-          {"peak_placement", s.peak_placement.empty() ? Json(nullptr) : Json(s.peak_placement)},
-          {"avg_busbw_gbps", real(s.avg_busbw_gbps)},
-          {"total_wrong", s.total_wrong},
-          {"out_of_bounds", s.out_of_bounds},
-          {"anomalies", anomalies},
-          {"max_rss_bytes", s.max_rss_bytes}};
+            {"end_time", s.end_time},
+            {"error", s.error ? Json(*s.error) : Json(nullptr)},
+            {"peak_busbw_gbps", real(s.peak_busbw_gbps)},
+            {"peak_size_bytes", s.peak_size_bytes},
+            {"peak_placement", s.peak_placement.empty() ? Json(nullptr) : Json(s.peak_placement)},
+            {"avg_busbw_gbps", real(s.avg_busbw_gbps)},
+            {"total_wrong", s.total_wrong},
+            {"out_of_bounds", s.out_of_bounds},
+            {"anomalies", anomalies},
+            {"max_rss_bytes", s.max_rss_bytes}};
   // Only runs with --expect carry verdicts: documents of other runs stay as they were.
   if (!s.expectations.empty()) {
     Json expectations = Json::array();
@@ -295,8 +314,8 @@ Measurement measurement_from(const Json& j) {
   m.checked = j.at("checked").get<bool>();
   m.wrong = j.at("wrong").get<std::uint64_t>();
   for (const auto& x : j.at("mismatches")) {
-    m.mismatches.push_back({int_at(x, "rank"), x.at("host").get<std::string>(),
-                            x.at("index").get<std::uint64_t>(), real_from(x.at("expected")), real_from(x.at("got"))});
+    m.mismatches.push_back({int_at(x, "rank"), x.at("host").get<std::string>(), x.at("index").get<std::uint64_t>(),
+                            real_from(x.at("expected")), real_from(x.at("got"))});
   }
   const Json& slowest = j.at("slowest");
   m.slowest_rank = int_at(slowest, "rank");

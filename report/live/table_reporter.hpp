@@ -45,7 +45,7 @@ class TableReporter final : public Reporter {
   void remember_mismatches(const SizeRecord& record);
 
   std::ostream& out_;
-  std::string collectives_;       // for the "concluded" line
+  std::string collectives_;  // for the "concluded" line
   bool label_collectives_ = false;
   std::string last_collective_;
   TableLayout layout_;
@@ -58,6 +58,6 @@ class TableReporter final : public Reporter {
 std::vector<std::string> table_column_header(const TableLayout& layout = {});
 // one row, without '\n'
 std::string format_table_row(const SizeRecord& record, const TableLayout& layout = {});
-std::string format_rank_line(const RankInfo& rank);      // "#  Rank  0 Group  0 Pid ..."
+std::string format_rank_line(const RankInfo& rank);  // "#  Rank  0 Group  0 Pid ..."
 
 }  // namespace collbench::report

@@ -14,8 +14,8 @@ using nlohmann::json;
 // all_reduce from 8 B to 64 KiB: the largest row's buffers, 65536 B each, are what the
 // rotation moves through.
 Outcome small_run(const std::string& file, const std::vector<std::string>& extra = {}) {
-  std::vector<std::string> args = {"run", "-g", "2", "--backend", "bootstrap", "-b", "8", "-e", "64K", "-n", "2",
-                                   "-J", file};
+  std::vector<std::string> args = {"run", "-g",  "2",  "--backend", "bootstrap", "-b", "8",
+                                   "-e",  "64K", "-n", "2",         "-J",        file};
   args.insert(args.end(), extra.begin(), extra.end());
   return run_process(collbench(args));
 }
@@ -44,7 +44,8 @@ TEST(BufferPolicy, AFixedRunSaysFixedInItsHeaderAndFile) {
   const std::string file = scratch_dir("fixed") + "/r.json";
   const Outcome o = small_run(file, {"--fixed-buffers"});
   ASSERT_EQ(o.exit_code, 0) << o.out << o.err;
-  expect_header_line(o.out, "#  Buffers: fixed (the same addresses each operation, caches warm: as OSU and IMB's default)");
+  expect_header_line(o.out,
+                     "#  Buffers: fixed (the same addresses each operation, caches warm: as OSU and IMB's default)");
   EXPECT_EQ(o.out.find("rotated"), std::string::npos) << o.out;
   const json buffers = json::parse(read_file(file)).at("config").at("buffers");
   EXPECT_EQ(buffers, json({{"policy", "fixed"}, {"bytes_per_buffer", 65536}})) << buffers.dump();

@@ -54,12 +54,14 @@ std::optional<ncclRedOp_t> nccl_builtin_op(ReduceOp op) {
 
 std::optional<std::string> type_unsupported(DataType type, int library_code, int cc_major, int cc_minor) {
   const std::string name(to_string(type));
-  if (!nccl_type(type)) return name + " is not in the NCCL headers this collbench was built with (" + nccl_header_version() + ")";
+  if (!nccl_type(type))
+    return name + " is not in the NCCL headers this collbench was built with (" + nccl_header_version() + ")";
   if (type == DataType::kBfloat16 && library_code < code_of(2, 10, 0)) {
     return "bfloat16 needs NCCL >= 2.10 (the library is " + nccl_version_text(library_code) + ")";
   }
   if (is_fp8(type)) {
-    if (library_code < code_of(2, 24, 0)) return name + " needs NCCL >= 2.24 (the library is " + nccl_version_text(library_code) + ")";
+    if (library_code < code_of(2, 24, 0))
+      return name + " needs NCCL >= 2.24 (the library is " + nccl_version_text(library_code) + ")";
     if (cc_major < 9) {
       return name + " needs a GPU of compute capability 9.0 or newer (this one is " + std::to_string(cc_major) + "." +
              std::to_string(cc_minor) + ")";
@@ -80,7 +82,8 @@ std::optional<std::string> op_unsupported(ReduceOp op, int library_code) {
     if (library_code < code_of(2, 11, 0)) return "premulsum needs NCCL >= 2.11";
     return std::nullopt;
   }
-  if (!nccl_builtin_op(op)) return std::string(to_string(op)) + " is not in the NCCL headers this collbench was built with";
+  if (!nccl_builtin_op(op))
+    return std::string(to_string(op)) + " is not in the NCCL headers this collbench was built with";
   if (op == ReduceOp::kAvg && library_code < code_of(2, 10, 0)) return "avg needs NCCL >= 2.10";
   return std::nullopt;
 }

@@ -78,8 +78,8 @@ class MpiBootstrap final : public Bootstrap {
       return Status::error(ErrorCode::kUnsupported, "the MPI bootstrap's allreduce does sum, prod, min and max, not " +
                                                         std::string(to_string(op)));
     }
-    COLLBENCH_MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE,
-                                    mpi_op, comm_));
+    COLLBENCH_MPI_TRY(
+        MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE, mpi_op, comm_));
     return ok_status();
   }
 
@@ -107,12 +107,11 @@ Result<std::unique_ptr<Bootstrap>> make_mpi_bootstrap(std::shared_ptr<mpi::Runti
 }
 
 const BootstrapEntry& mpi_bootstrap_entry() {
-  static const BootstrapEntry entry{
-      "mpi", "MPI_COMM_WORLD (auto: under mpirun, or srun --mpi=pmix)",
-      [](const BootstrapSetup& setup) -> Result<std::unique_ptr<Bootstrap>> {
-        COLLBENCH_ASSIGN_OR_RETURN(auto runtime, mpi::shared_runtime(setup.process));
-        return make_mpi_bootstrap(std::move(runtime));
-      }};
+  static const BootstrapEntry entry{"mpi", "MPI_COMM_WORLD (auto: under mpirun, or srun --mpi=pmix)",
+                                    [](const BootstrapSetup& setup) -> Result<std::unique_ptr<Bootstrap>> {
+                                      COLLBENCH_ASSIGN_OR_RETURN(auto runtime, mpi::shared_runtime(setup.process));
+                                      return make_mpi_bootstrap(std::move(runtime));
+                                    }};
   return entry;
 }
 

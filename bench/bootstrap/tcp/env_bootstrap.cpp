@@ -110,10 +110,8 @@ class EnvBootstrap final : public Bootstrap {
   };
 
   EnvBootstrap(EnvConfig cfg, tcp::Welcome place, Links links)
-      : cfg_(std::move(cfg)),
-        local_rank_(cfg_.local_rank.value_or(static_cast<int>(place.local_rank))),
-        local_size_(cfg_.local_world_size.value_or(static_cast<int>(place.local_size))),
-        links_(std::move(links)) {
+      : cfg_(std::move(cfg)), local_rank_(cfg_.local_rank.value_or(static_cast<int>(place.local_rank))),
+        local_size_(cfg_.local_world_size.value_or(static_cast<int>(place.local_size))), links_(std::move(links)) {
     for (const tcp::Peer& peer : links_.peers) abort_fds_.push_back(peer.link.fd());
     if (links_.root.valid()) abort_fds_.push_back(links_.root.fd());
   }
@@ -155,9 +153,9 @@ class EnvBootstrap final : public Bootstrap {
       return Result<std::vector<std::byte>>(std::vector<std::byte>(part.begin(), part.end()));
     };
     const Step step{StepKind::kBroadcast, 0, 0, static_cast<std::uint32_t>(root), data.size()};
-    COLLBENCH_ASSIGN_OR_RETURN(const auto result,
-                               run(step, rank() == root ? std::span<const std::byte>(data) : std::span<const std::byte>(),
-                                   from_root));
+    COLLBENCH_ASSIGN_OR_RETURN(
+        const auto result,
+        run(step, rank() == root ? std::span<const std::byte>(data) : std::span<const std::byte>(), from_root));
     if (rank() != root && !result.empty()) std::memcpy(data.data(), result.data(), result.size());
     return ok_status();
   }
@@ -167,7 +165,9 @@ class EnvBootstrap final : public Bootstrap {
     const Fold fold = r.fold;
     COLLBENCH_RETURN_IF_ERROR(within_limit(values.size() * 8, "allreduce"));
     const auto mine = to_bytes(values);
-    const auto combine = [op, fold](const Parts& parts) { return Result<std::vector<std::byte>>(reduce(parts, op, fold)); };
+    const auto combine = [op, fold](const Parts& parts) {
+      return Result<std::vector<std::byte>>(reduce(parts, op, fold));
+    };
     const Step step{StepKind::kAllreduce, static_cast<std::uint8_t>(op), 0, 0, mine.size()};
     COLLBENCH_ASSIGN_OR_RETURN(const auto result, run(step, mine, combine));
     for (std::size_t i = 0; i < values.size(); ++i) values[i] = double_at(result, i);
@@ -209,7 +209,8 @@ class EnvBootstrap final : public Bootstrap {
       const std::string who = "rank " + std::to_string(peer.rank) + " (" + peer.host + ")";
       if (frame.type != tcp::FrameType::kData) {
         return Status::error(ErrorCode::kComm, "protocol error: " + who + " sent a " +
-                                                   std::string(tcp::frame_type_name(frame.type)) + " frame during " + what);
+                                                   std::string(tcp::frame_type_name(frame.type)) + " frame during " +
+                                                   what);
       }
       COLLBENCH_ASSIGN_OR_RETURN(const tcp::DataView view, tcp::decode_data(frame.payload));
       if (!(view.step == step)) {
@@ -245,7 +246,8 @@ class EnvBootstrap final : public Bootstrap {
     tcp::OwnedFrame frame;
     COLLBENCH_ASSIGN_OR_RETURN(const auto got, tcp::await_frame(links_.root, deadline, tcp::kMaxPayload, frame));
     if (got == tcp::Awaited::kClosed) {
-      return Status::error(ErrorCode::kTimeout, root + " closed the connection during " + what + ": it exited or crashed");
+      return Status::error(ErrorCode::kTimeout,
+                           root + " closed the connection during " + what + ": it exited or crashed");
     }
     if (got == tcp::Awaited::kTimeout) {
       return Status::error(ErrorCode::kTimeout, root + " did not complete " + what + " within " +

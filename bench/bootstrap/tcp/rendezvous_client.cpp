@@ -37,8 +37,10 @@ std::chrono::milliseconds backoff(int attempt, int rank) {
 Status connect_failure(const EnvConfig& cfg, const LastFailure& last) {
   const std::string seconds = format_seconds(cfg.timeout_s);
   if (last.closed_unanswered) {
-    return Status::error(ErrorCode::kLaunch, last.where + " accepted the connection and closed it without "
-                                                 "answering for " + seconds +
+    return Status::error(ErrorCode::kLaunch, last.where +
+                                                 " accepted the connection and closed it without "
+                                                 "answering for " +
+                                                 seconds +
                                                  " s: is MASTER_PORT used by another program than collbench rank 0?");
   }
   switch (last.outcome) {
@@ -61,11 +63,13 @@ Status connect_failure(const EnvConfig& cfg, const LastFailure& last) {
 // Rank 0 neither welcomed nor turned this rank away in time; `acked`: it had admitted it.
 Status no_verdict(const std::string& root, const std::string& seconds, bool acked) {
   if (acked) {
-    return Status::error(ErrorCode::kTimeout, "rank 0 at " + root + " admitted this rank, but the job did not start within " +
-                                                  seconds + " s and rank 0 sent no verdict: is rank 0 stuck?");
+    return Status::error(ErrorCode::kTimeout, "rank 0 at " + root +
+                                                  " admitted this rank, but the job did not start within " + seconds +
+                                                  " s and rank 0 sent no verdict: is rank 0 stuck?");
   }
-  return Status::error(ErrorCode::kTimeout, "no answer from " + root + " within " + seconds +
-                                                " s after connecting: is the program on MASTER_PORT really collbench rank 0?");
+  return Status::error(ErrorCode::kTimeout,
+                       "no answer from " + root + " within " + seconds +
+                           " s after connecting: is the program on MASTER_PORT really collbench rank 0?");
 }
 
 // Sends the hello and waits for rank 0's answer. nullopt: the connection closed before any

@@ -12,7 +12,8 @@ std::string group_name(const Bootstrap& parent) {
 }
 
 Status mismatch(std::string_view what) {
-  return Status::error(ErrorCode::kInternal, std::string(what) + ": the threads of this process passed different sizes");
+  return Status::error(ErrorCode::kInternal,
+                       std::string(what) + ": the threads of this process passed different sizes");
 }
 
 // The control reduction's ops: sum, prod, min and max, as the env and MPI bootstraps do.
@@ -78,10 +79,7 @@ class ThreadMember final : public Bootstrap {
 };
 
 ThreadGroup::ThreadGroup(Bootstrap& parent, int threads)
-    : parent_(parent),
-      threads_(threads),
-      name_(group_name(parent)),
-      posts_(static_cast<std::size_t>(threads)),
+    : parent_(parent), threads_(threads), name_(group_name(parent)), posts_(static_cast<std::size_t>(threads)),
       arrived_(static_cast<std::size_t>(threads), false) {}
 
 std::unique_ptr<Bootstrap> ThreadGroup::member(int thread) { return std::make_unique<ThreadMember>(*this, thread); }

@@ -53,8 +53,9 @@ Status agree_verdict(bootstrap::Bootstrap& boot, const Status& verdict) {
 class HealthRank final : public engine::HealthHost {
  public:
   HealthRank(const HealthCommand& cmd, const std::vector<std::string>& argv, SignalStop& signals, Session& s)
-      : cmd_(cmd), argv_(argv), signals_(signals), s_(s), b_(s.boot()),
-        options_{cmd.run.run, cmd.budget_s, cmd.run.topology}, run_(options_, b_, s.backend(), s.watchdog(), *this) {}
+      : cmd_(cmd), argv_(argv), signals_(signals), s_(s),
+        b_(s.boot()), options_{cmd.run.run, cmd.budget_s, cmd.run.topology},
+        run_(options_, b_, s.backend(), s.watchdog(), *this) {}
 
   // An error of a step, or (verdict() true) the health verdict that rank 0 shared.
   Status run() {
@@ -137,7 +138,8 @@ class HealthRank final : public engine::HealthHost {
     report::HealthReport health;
     fill_job_header(health.job, s_, argv_);
     health.job.start_time = utc_now_iso8601();
-    COLLBENCH_ASSIGN_OR_RETURN(const engine::HealthMeasurements m, run_.run(a.plan, preflight_inputs(s_), signals_.token()));
+    COLLBENCH_ASSIGN_OR_RETURN(const engine::HealthMeasurements m,
+                               run_.run(a.plan, preflight_inputs(s_), signals_.token()));
     verdict_ = true;
     if (b_.rank() != 0) return agree_verdict(b_, ok_status());
     report::HealthInputs in;
@@ -171,7 +173,7 @@ class HealthRank final : public engine::HealthHost {
         report::RunSummary summary = swept->outcome.summary;
         summary.expectations = expectations;
         text = report::prometheus_text(report::RunDocument{swept->context, swept->outcome.rows, summary},
-                                      "collbench_health_");
+                                       "collbench_health_");
       }
       text += report::health_prometheus_text(health, utc_now_iso8601());
       COLLBENCH_RETURN_IF_ERROR(

@@ -91,8 +91,7 @@ Status check_outcome(const engine::RunOutcome& outcome, double min_busbw_gbps,
       }
     }
   }
-  return Status::error(ErrorCode::kWrongData,
-                       std::to_string(outcome.summary.total_wrong) + " wrong elements" + first);
+  return Status::error(ErrorCode::kWrongData, std::to_string(outcome.summary.total_wrong) + " wrong elements" + first);
 }
 
 // Saves the rows finished so far the moment a signal arrives, and forgets that duty when

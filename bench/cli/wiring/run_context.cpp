@@ -24,7 +24,8 @@ report::RunConfig config_of(const engine::RunOptions& o, double timeout_s, bool 
   c.iterations = o.iterations;
   if (o.iterations == 0) {
     const auto& p = o.precision;
-    c.precision = report::PrecisionConfig{p.min_time_s, p.max_time_s, p.target_spread, p.min_iterations, p.max_iterations};
+    c.precision = report::PrecisionConfig{p.min_time_s, p.max_time_s, p.target_spread, p.min_iterations,
+                                          p.max_iterations};
   }
   c.warmup_iterations = o.warmup_iterations;
   c.check_iterations = o.check_iterations;

@@ -48,8 +48,8 @@ TEST(NcclVersionText, BothEncodings) {
   EXPECT_EQ(nccl_version_text(22809), "2.28.9");
   EXPECT_EQ(nccl_version_text(21903), "2.19.3");
   EXPECT_EQ(nccl_version_text(2804), "2.8.4");
-  EXPECT_EQ(nccl_header_version(), std::to_string(NCCL_MAJOR) + "." + std::to_string(NCCL_MINOR) + "." +
-                                       std::to_string(NCCL_PATCH));
+  EXPECT_EQ(nccl_header_version(),
+            std::to_string(NCCL_MAJOR) + "." + std::to_string(NCCL_MINOR) + "." + std::to_string(NCCL_PATCH));
 }
 
 TEST(NcclTypes, EveryTypeOfTheseHeadersMaps) {

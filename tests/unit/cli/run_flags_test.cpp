@@ -136,7 +136,8 @@ TEST(RunFlags, NcclTestsVariables) {
   EXPECT_EQ(cmd->device.first_device, 4);
   EXPECT_DOUBLE_EQ(cmd->run.counts.alltoallv_spread, 0.25);
   // Clamped to [0, 1] as nccl-tests does; a value that does not parse whole is refused.
-  EXPECT_DOUBLE_EQ(resolve_with([](RawRunFlags& r) { r.env.alltoallv_spread = "7"; })->run.counts.alltoallv_spread, 1.0);
+  EXPECT_DOUBLE_EQ(resolve_with([](RawRunFlags& r) { r.env.alltoallv_spread = "7"; })->run.counts.alltoallv_spread,
+                   1.0);
   const auto bad = resolve_with([](RawRunFlags& r) { r.env.min_bw = "fast"; });
   EXPECT_EQ(bad.status().code(), ErrorCode::kUsage);
   EXPECT_NE(bad.status().message().find("NCCL_TESTS_MIN_BW"), std::string::npos);

@@ -105,8 +105,8 @@ TEST(Verdict, SlowRankIsNamedOnceItsPairsAreExplained) {
   m.pairs = all_pairs(m.places, [&](int a, int b) { return a == 2 || b == 2 ? 0.4 : healthy(m.places, a, b); });
   const Verdict v = decide(m, OutlierRule{});
   EXPECT_EQ(v.verdict, LocateVerdict::kOutlier);
-  EXPECT_EQ(named(v), (std::vector<std::string>{"rank 2 by all_reduce arrival",
-                                                "rank 2 by ranks over their intra-host pairs"}));
+  EXPECT_EQ(named(v),
+            (std::vector<std::string>{"rank 2 by all_reduce arrival", "rank 2 by ranks over their intra-host pairs"}));
   const auto* f = figure(v, "intra-host pairs", "pair 1-2");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->set_aside, "explained by rank 2, named above");
@@ -389,16 +389,16 @@ TEST(Verdict, RankSlowOnlyBesideOtherTrafficIsCleared) {
     return a == 0 && b == 1 ? 9.9 : 5.1;
   });
   const Verdict before = decide(m, OutlierRule{});
-  EXPECT_EQ(named(before), (std::vector<std::string>{"rank 2 by all_reduce arrival",
-                                                     "rank 2 by ranks over their intra-host pairs",
-                                                     "rank 3 by ranks over their intra-host pairs"}));
+  EXPECT_EQ(named(before),
+            (std::vector<std::string>{"rank 2 by all_reduce arrival", "rank 2 by ranks over their intra-host pairs",
+                                      "rank 3 by ranks over their intra-host pairs"}));
   EXPECT_EQ(suspect_ranks(before), (std::vector<std::vector<int>>{{0, 3}, {1, 3}}));
   for (const auto& x : suspects(before)) EXPECT_EQ(x.control, (std::vector<int>{0, 1}));
   m.confirmation_done = true;
   m.rechecks = {{{0, 3}, 9.7, {}, 0, 0}, {{1, 3}, 9.8, {}, 0, 0}};
   const Verdict after = decide(m, OutlierRule{});
-  EXPECT_EQ(named(after), (std::vector<std::string>{"rank 2 by all_reduce arrival",
-                                                    "rank 2 by ranks over their intra-host pairs"}));
+  EXPECT_EQ(named(after),
+            (std::vector<std::string>{"rank 2 by all_reduce arrival", "rank 2 by ranks over their intra-host pairs"}));
   const auto* r3 = figure(after, "ranks over their intra-host pairs", "rank 3");
   EXPECT_EQ(r3->recheck, LocateRecheck::kNotConfirmed);
   EXPECT_FALSE(r3->outlier);

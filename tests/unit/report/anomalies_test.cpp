@@ -14,7 +14,7 @@ namespace {
 struct RowSpec {
   std::uint64_t size;
   double busbw;
-  double time_us = 10;        // the headline (a mean)
+  double time_us = 10;  // the headline (a mean)
   double median_us = 10;
   double ci = 0.01;
   double far_share = 0;
@@ -68,9 +68,9 @@ std::vector<RowSpec> host_sweep() {
 }
 
 TEST(Anomalies, ACleanSweepHasNone) {
-  EXPECT_TRUE(find_anomalies(rows_of({{64 << 10, 5}, {128 << 10, 6}, {256 << 10, 6.5}, {512 << 10, 6.6}}),
-                             host_context(0, 2))
-                  .empty());
+  EXPECT_TRUE(
+      find_anomalies(rows_of({{64 << 10, 5}, {128 << 10, 6}, {256 << 10, 6.5}, {512 << 10, 6.6}}), host_context(0, 2))
+          .empty());
 }
 
 TEST(Anomalies, OneSlowIterationInAHundredThousandIsNoSpread) {
@@ -100,9 +100,9 @@ TEST(Anomalies, APeriodicStallIsASpreadWithItsFigures) {
 }
 
 TEST(Anomalies, RepeatedFindingsAreOneLineWithTheirSizes) {
-  const auto found = find_anomalies(rows_of({{8, 0.1, 30, 10, 0.01, 0.1}, {16, 0.2, 30, 10, 0.01, 0.1},
-                                             {32, 0.4, 30, 10, 0.01, 0.1}}),
-                                    host_context(0, 2));
+  const auto found = find_anomalies(
+      rows_of({{8, 0.1, 30, 10, 0.01, 0.1}, {16, 0.2, 30, 10, 0.01, 0.1}, {32, 0.4, 30, 10, 0.01, 0.1}}),
+      host_context(0, 2));
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].sizes, (std::vector<std::uint64_t>{8, 16, 32}));
   EXPECT_NE(found[0].message.find("also at 16 B, 32 B"), std::string::npos) << found[0].message;

@@ -41,7 +41,8 @@ TEST(RunJson, MatchesGoldenFile) {
   golden << in.rdbuf();
   const std::string actual = to_json_text(sample_document());
   if (actual != golden.str()) {
-    const auto dump = std::filesystem::temp_directory_path() / ("run_sample.actual." + std::to_string(getpid()) + ".json");
+    const auto dump = std::filesystem::temp_directory_path() /
+                      ("run_sample.actual." + std::to_string(getpid()) + ".json");
     std::ofstream(dump, std::ios::binary) << actual;
     ADD_FAILURE() << "output differs from " << golden_path << "; actual output written to " << dump.string();
   }
@@ -140,7 +141,8 @@ TEST(RunJson, AnomalyKindsSurviveByName) {
   auto parsed = parse_run_json(text);
   ASSERT_TRUE(parsed.ok()) << parsed.status().message();
   ASSERT_EQ(parsed->summary.anomalies.size(), std::size(kAnomalyKinds));
-  for (std::size_t i = 0; i < std::size(kAnomalyKinds); ++i) EXPECT_EQ(parsed->summary.anomalies[i].kind, kAnomalyKinds[i]);
+  for (std::size_t i = 0; i < std::size(kAnomalyKinds); ++i)
+    EXPECT_EQ(parsed->summary.anomalies[i].kind, kAnomalyKinds[i]);
   EXPECT_EQ(to_json_text(*parsed), text);
 }
 
@@ -170,7 +172,8 @@ TEST(RunJson, TheBufferPolicySurvivesAndOldDocumentsHaveNone) {
   auto old = parse_run_json(to_json_text(doc));
   ASSERT_TRUE(old.ok()) << old.status().message();
   EXPECT_FALSE(old->context.config.buffers.has_value());
-  for (const BufferConfig b : {BufferConfig{BufferPolicy::kRotated, 268435456}, BufferConfig{BufferPolicy::kFixed, 4096}}) {
+  for (const BufferConfig b :
+       {BufferConfig{BufferPolicy::kRotated, 268435456}, BufferConfig{BufferPolicy::kFixed, 4096}}) {
     doc.context.config.buffers = b;
     const std::string text = to_json_text(doc);
     const auto j = nlohmann::json::parse(text);
