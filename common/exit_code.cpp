@@ -11,7 +11,9 @@ constexpr std::array kDocs = {
     ExitCodeDoc{ExitCode::kInternal, "internal error (a bug in collbench)"},
     ExitCodeDoc{ExitCode::kUsage, "bad usage: invalid flag, value or input file; nothing was written"},
     ExitCodeDoc{ExitCode::kComm, "communication library error (MPI, NCCL or CUDA)"},
-    ExitCodeDoc{ExitCode::kTimeout, "timeout: a collective, barrier or rendezvous did not finish within -T, or a rank left the job mid-way"},
+    ExitCodeDoc{
+        ExitCode::kTimeout,
+        "timeout: a collective, barrier or rendezvous did not finish within -T, or a rank left the job mid-way"},
     ExitCodeDoc{ExitCode::kUnsupported, "not supported by this build or machine"},
     ExitCodeDoc{ExitCode::kInterrupted, "interrupted by SIGINT/SIGTERM; finished results were written"},
     ExitCodeDoc{ExitCode::kWrongData, "wrong data: at least one element of one rank's result was wrong"},
@@ -19,7 +21,8 @@ constexpr std::array kDocs = {
     ExitCodeDoc{ExitCode::kIo, "I/O error while reading or writing a file"},
     ExitCodeDoc{ExitCode::kRegression, "compare: a result regressed beyond the threshold"},
     ExitCodeDoc{ExitCode::kMismatch, "topo, health: hosts that should match differ (missing device, slower link, ...)"},
-    ExitCodeDoc{ExitCode::kOutlier, "locate: an outlier was found (a host, rank, pair or rail far slower than the rest)"},
+    ExitCodeDoc{ExitCode::kOutlier,
+                "locate: an outlier was found (a host, rank, pair or rail far slower than the rest)"},
     ExitCodeDoc{ExitCode::kBelowExpectation,
                 "below expectation: a result missed its expected figure (--expect, health, NCCL_TESTS_MIN_BW)"},
 };

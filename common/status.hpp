@@ -14,18 +14,18 @@ namespace collbench {
 
 enum class ErrorCode {
   kOk = 0,
-  kInternal,      // a bug in collbench
-  kUsage,         // bad command line or input value
-  kComm,          // the communication library (MPI, NCCL, CUDA) failed
-  kTimeout,       // a collective, barrier or rendezvous did not finish in time
-  kUnsupported,   // the build or the machine cannot do what was asked
-  kInterrupted,   // SIGINT/SIGTERM
-  kWrongData,     // the collective produced wrong elements
-  kLaunch,        // ranks could not find each other (launcher, rendezvous)
-  kIo,            // a file could not be read or written
-  kRegression,    // compare found a slower result
-  kMismatch,      // hosts that should be identical are not (topology acceptance)
-  kOutlier,       // locate found a host, rank or pair far slower than the rest
+  kInternal,          // a bug in collbench
+  kUsage,             // bad command line or input value
+  kComm,              // the communication library (MPI, NCCL, CUDA) failed
+  kTimeout,           // a collective, barrier or rendezvous did not finish in time
+  kUnsupported,       // the build or the machine cannot do what was asked
+  kInterrupted,       // SIGINT/SIGTERM
+  kWrongData,         // the collective produced wrong elements
+  kLaunch,            // ranks could not find each other (launcher, rendezvous)
+  kIo,                // a file could not be read or written
+  kRegression,        // compare found a slower result
+  kMismatch,          // hosts that should be identical are not (topology acceptance)
+  kOutlier,           // locate found a host, rank or pair far slower than the rest
   kBelowExpectation,  // a result fell short of what was expected (--expect, NCCL_TESTS_MIN_BW)
 };
 
@@ -35,8 +35,7 @@ class [[nodiscard]] Status {
  public:
   Status() = default;
 
-  static Status error(ErrorCode code, std::string message,
-                      SourceLocation where = SourceLocation::current());
+  static Status error(ErrorCode code, std::string message, SourceLocation where = SourceLocation::current());
 
   bool ok() const { return code_ == ErrorCode::kOk; }
   ErrorCode code() const { return code_; }
@@ -59,7 +58,7 @@ inline Status ok_status() { return Status(); }
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : value_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Result(T value) : value_(std::move(value)) {}         // NOLINT(google-explicit-constructor)
   Result(Status status) : status_(std::move(status)) {  // NOLINT(google-explicit-constructor)
     assert(!status_.ok() && "a Result is built from a value or from an error");
   }
@@ -86,10 +85,10 @@ class [[nodiscard]] Result {
 #define COLLBENCH_CONCAT(a, b) COLLBENCH_CONCAT_INNER(a, b)
 
 // Returns the Status of `expr` from the enclosing function when it is an error.
-#define COLLBENCH_RETURN_IF_ERROR(expr)                       \
-  do {                                                        \
-    ::collbench::Status collbench_status_ = (expr);           \
-    if (!collbench_status_.ok()) return collbench_status_;    \
+#define COLLBENCH_RETURN_IF_ERROR(expr)                    \
+  do {                                                     \
+    ::collbench::Status collbench_status_ = (expr);        \
+    if (!collbench_status_.ok()) return collbench_status_; \
   } while (false)
 
 // `lhs = value of expr`, or returns its error from the enclosing function.

@@ -28,13 +28,13 @@ constexpr std::array kOps = {ReduceOp::kSum, ReduceOp::kProd, ReduceOp::kMin,
                              ReduceOp::kMax, ReduceOp::kAvg,  ReduceOp::kPreMulSum};
 
 constexpr std::array<std::pair<std::string_view, DataType>, 20> kTypeAliases = {{
-    {"char", DataType::kInt8},       {"int", DataType::kInt32},       {"uint", DataType::kUint32},
-    {"long", DataType::kInt64},      {"ulong", DataType::kUint64},    {"fp16", DataType::kHalf},
-    {"float16", DataType::kHalf},    {"fp32", DataType::kFloat},      {"float32", DataType::kFloat},
-    {"fp64", DataType::kDouble},     {"float64", DataType::kDouble},  {"bf16", DataType::kBfloat16},
+    {"char", DataType::kInt8},        {"int", DataType::kInt32},      {"uint", DataType::kUint32},
+    {"long", DataType::kInt64},       {"ulong", DataType::kUint64},   {"fp16", DataType::kHalf},
+    {"float16", DataType::kHalf},     {"fp32", DataType::kFloat},     {"float32", DataType::kFloat},
+    {"fp64", DataType::kDouble},      {"float64", DataType::kDouble}, {"bf16", DataType::kBfloat16},
     {"fp8_e4m3", DataType::kFp8E4M3}, {"e4m3", DataType::kFp8E4M3},   {"float8_e4m3", DataType::kFp8E4M3},
     {"fp8_e5m2", DataType::kFp8E5M2}, {"e5m2", DataType::kFp8E5M2},   {"float8_e5m2", DataType::kFp8E5M2},
-    {"i32", DataType::kInt32},       {"u8", DataType::kUint8},
+    {"i32", DataType::kInt32},        {"u8", DataType::kUint8},
 }};
 
 template <typename T>
@@ -86,7 +86,8 @@ Result<DataType> parse_data_type(std::string_view text) {
   }
   std::string names;
   for (const auto& t : kTypes) names += (names.empty() ? "" : ", ") + std::string(t.name);
-  return Status::error(ErrorCode::kUsage, "unknown data type '" + std::string(text) + "' (expected one of " + names + ", all)");
+  return Status::error(ErrorCode::kUsage,
+                       "unknown data type '" + std::string(text) + "' (expected one of " + names + ", all)");
 }
 
 Result<ReduceOp> parse_reduce_op(std::string_view text) {
@@ -95,8 +96,8 @@ Result<ReduceOp> parse_reduce_op(std::string_view text) {
     if (to_string(op) == lower) return op;
   }
   if (lower == "premulsum") return ReduceOp::kPreMulSum;
-  return Status::error(ErrorCode::kUsage,
-                       "unknown reduction op '" + std::string(text) + "' (expected one of sum, prod, min, max, avg, mulsum, all)");
+  return Status::error(ErrorCode::kUsage, "unknown reduction op '" + std::string(text) +
+                                              "' (expected one of sum, prod, min, max, avg, mulsum, all)");
 }
 
 Result<std::vector<DataType>> parse_data_types(std::string_view text) {

@@ -13,16 +13,26 @@
 namespace collbench {
 
 enum class DataType : std::uint8_t {
-  kInt8, kUint8, kInt32, kUint32, kInt64, kUint64,
-  kHalf, kFloat, kDouble, kBfloat16, kFp8E4M3, kFp8E5M2,
+  kInt8,
+  kUint8,
+  kInt32,
+  kUint32,
+  kInt64,
+  kUint64,
+  kHalf,
+  kFloat,
+  kDouble,
+  kBfloat16,
+  kFp8E4M3,
+  kFp8E5M2,
 };
 
 enum class ReduceOp : std::uint8_t { kSum, kProd, kMin, kMax, kAvg, kPreMulSum };
 
 struct DataTypeTraits {
   DataType type;
-  std::string_view name;          // nccl-tests' name
-  std::uint32_t size;             // bytes per element
+  std::string_view name;  // nccl-tests' name
+  std::uint32_t size;     // bytes per element
   bool is_float;
   bool is_signed;
   // Every integer in [0, max_exact] is represented exactly, and the type holds no larger

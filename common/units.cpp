@@ -49,7 +49,8 @@ Result<double> parse_double(std::string_view text) {
 Result<std::uint64_t> parse_size(std::string_view text) {
   const auto bad = [&] {
     return Status::error(ErrorCode::kUsage,
-                         quoted(text) + " is not a size (expected bytes with an optional K/M/G/T suffix, e.g. 8, 64K, 1G)");
+                         quoted(text) +
+                             " is not a size (expected bytes with an optional K/M/G/T suffix, e.g. 8, 64K, 1G)");
   };
   std::size_t digits = 0;
   while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;

@@ -41,10 +41,10 @@ struct Expectation {
 struct ExpectationResult {
   Expectation expectation;
   bool measured = false;
-  double figure = 0;       // the worst figure over the matching measurements (when measured)
-  std::string placement;   // the placement of that figure: "out_of_place" or "in_place"
+  double figure = 0;      // the worst figure over the matching measurements (when measured)
+  std::string placement;  // the placement of that figure: "out_of_place" or "in_place"
   bool passed = false;
-  std::string message;     // one line, without "PASS"/"FAIL"
+  std::string message;  // one line, without "PASS"/"FAIL"
 };
 
 }  // namespace collbench::report

@@ -15,7 +15,8 @@ const char* to_string(HealthCheck check) {
 }
 
 bool HealthReport::passed() const {
-  return job_findings.empty() && std::all_of(hosts.begin(), hosts.end(), [](const HostHealth& h) { return h.passed(); });
+  return job_findings.empty() &&
+         std::all_of(hosts.begin(), hosts.end(), [](const HostHealth& h) { return h.passed(); });
 }
 
 }  // namespace collbench::report

@@ -41,15 +41,15 @@ struct TopologyFinding {
 // What the topology step compared, for the report.
 struct TopologyCheck {
   bool checked = false;
-  std::string reference;                  // "the majority of the job's hosts (3 of 4)", a file name
+  std::string reference;  // "the majority of the job's hosts (3 of 4)", a file name
   std::vector<TopologyFinding> differing;
-  std::string job_problem;                // e.g. no majority; empty when none
-  std::string not_checked_why;            // when !checked
+  std::string job_problem;      // e.g. no majority; empty when none
+  std::string not_checked_why;  // when !checked
 };
 
 struct HealthReport {
   JobHeader job;
-  std::vector<HostHealth> hosts;              // in the order of their first rank
+  std::vector<HostHealth> hosts;  // in the order of their first rank
   std::vector<HealthFinding> job_findings;
   bool sweep_ran = false;
   std::string sweep_not_run_why;

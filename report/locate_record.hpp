@@ -21,8 +21,8 @@ struct LocateRank {
   std::string device;       // "cpu" or "cuda:N"
   std::string device_name;  // GPU name or CPU set
   std::string pci_bus_id;
-  std::string gpu;          // "GPU2 (0000:1b:00.0)" from the host's topology; empty when unknown
-  std::string nic;          // the GPU's nearest NIC ("mlx5_1"); empty when unknown
+  std::string gpu;  // "GPU2 (0000:1b:00.0)" from the host's topology; empty when unknown
+  std::string nic;  // the GPU's nearest NIC ("mlx5_1"); empty when unknown
 };
 
 // The outlier rule, as applied (see bench/engine/locate/outlier.hpp).
@@ -43,31 +43,46 @@ struct LocateDetail {
   double value = 0;
 };
 
+// What measuring a suspect again alone concluded (bench/engine/locate/verdict.cpp, docs/locate.md).
+enum class LocateRecheck {
+  kNone,          // not a suspect; or one before the confirmation phase, which measures it
+  kConfirmed,     // still an outlier alone: named
+  kNotConfirmed,  // fast alone: slowed by the traffic beside it, not named
+  kNotMeasured,   // the budget left no time to measure it alone: not named
+  kDecisive,      // far enough below enough others to be named without a recheck
+};
+// The locate document's names: "confirmed", "not_confirmed", "not_measured", "decisive"; ""
+// for kNone, which the document writes as null.
+const char* to_string(LocateRecheck r);
+// Every state, for the schema's test and any reader of the names.
+inline constexpr LocateRecheck kLocateRechecks[] = {LocateRecheck::kNone, LocateRecheck::kConfirmed,
+                                                    LocateRecheck::kNotConfirmed, LocateRecheck::kNotMeasured,
+                                                    LocateRecheck::kDecisive};
+
 // One figure in one comparison: a rank, pair, host or rail.
 struct LocateFigure {
-  std::string label;                  // "rank 2", "pair 0-3", "host node7", "rail local rank 1"
+  std::string label;  // "rank 2", "pair 0-3", "host node7", "rail local rank 1"
   std::vector<int> ranks;
   std::vector<std::string> hosts;
-  double value = 0;                   // the compared figure; higher is better
+  double value = 0;  // the compared figure; higher is better
   std::vector<LocateDetail> details;
-  bool judged = false;                // false: set aside, or nothing to compare with
-  std::string set_aside;              // why it was left out of the comparison
-  double reference = 0;               // median of the others
-  double spread = 0;                  // their MAD, raised to the floor
+  bool judged = false;    // false: set aside, or nothing to compare with
+  std::string set_aside;  // why it was left out of the comparison
+  double reference = 0;   // median of the others
+  double spread = 0;      // their MAD, raised to the floor
   double distance_mads = 0;
-  double gap = 0;                     // fraction below the reference
+  double gap = 0;  // fraction below the reference
   bool outlier = false;
-  // A suspect measured again alone (its figure then in details as "alone_gbps"): "" when
-  // not re-measured, "confirmed" (still an outlier), "not_confirmed" (slowed by contention).
-  std::string recheck;
+  // A suspect measured again alone (its figure then in details as "alone_gbps"), or why not.
+  LocateRecheck recheck = LocateRecheck::kNone;
 };
 
 struct LocateComparison {
-  std::string name;     // "all_reduce arrival", "ranks over their intra-host pairs", ...
-  std::string phase;    // "straggler", "pairs", "groups"
-  std::string subject;  // "rank", "pair", "host", "rail"
-  std::string metric;   // "punctuality", "rank_pair_gbps", "p2p_gbps", "ring_gbps"
-  std::string unit;     // "share", "GB/s"
+  std::string name;       // "all_reduce arrival", "ranks over their intra-host pairs", ...
+  std::string phase;      // "straggler", "pairs", "groups"
+  std::string subject;    // "rank", "pair", "host", "rail"
+  std::string metric;     // "punctuality", "rank_pair_gbps", "p2p_gbps", "ring_gbps"
+  std::string unit;       // "share", "GB/s"
   bool compared = false;  // false: fewer than two figures to compare
   std::string note;
   std::vector<LocateFigure> figures;
@@ -75,7 +90,7 @@ struct LocateComparison {
 
 // A culprit: a figure found far below the rest.
 struct LocateFinding {
-  std::string subject;     // "rank", "pair", "host", "rail"
+  std::string subject;  // "rank", "pair", "host", "rail"
   std::string label;
   std::vector<int> ranks;
   std::vector<std::string> hosts;
@@ -99,15 +114,15 @@ struct LocatePair {
   int a = 0;
   int b = 0;
   bool inter_host = false;
-  int round = 0;                // in the first pass that measured it
-  int passes = 0;               // passes that measured it
-  std::uint64_t iterations = 0; // per pass
-  double time_us = 0;  // median over passes of the slower end's median per-iteration time
-  double gbps = 0;     // bytes each way per second
+  int round = 0;                 // in the first pass that measured it
+  int passes = 0;                // passes that measured it
+  std::uint64_t iterations = 0;  // per pass
+  double time_us = 0;            // median over passes of the slower end's median per-iteration time
+  double gbps = 0;               // bytes each way per second
 };
 
 struct LocateGroup {
-  std::string kind;   // "host", "rail"
+  std::string kind;  // "host", "rail"
   std::string label;
   std::vector<int> ranks;
   std::uint64_t iterations = 0;
@@ -136,9 +151,9 @@ struct LocateReport {
 
   std::vector<LocateSize> all_reduce;
   std::uint64_t pair_bytes = 0;
-  int pair_rounds = 0;           // rounds of one round-robin pass
-  int pair_passes = 0;           // passes planned
-  int pair_steps_measured = 0;   // rounds measured over all passes
+  int pair_rounds = 0;          // rounds of one round-robin pass
+  int pair_passes = 0;          // passes planned
+  int pair_steps_measured = 0;  // rounds measured over all passes
   std::vector<LocatePair> pairs;
   std::uint64_t group_bytes = 0;
   std::vector<LocateGroup> groups;

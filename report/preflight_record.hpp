@@ -20,15 +20,15 @@ struct PreflightRank {
   long pid = 0;
   int local_rank = 0;
   int local_size = 1;
-  std::string device;        // "cpu" or "cuda:N"
-  std::string device_name;   // GPU name or CPU set
+  std::string device;       // "cpu" or "cuda:N"
+  std::string device_name;  // GPU name or CPU set
   std::string pci_bus_id;
   int launcher_world_size = -1;  // what this rank's launcher variables said (-1: none)
   int visible_devices = -1;      // GPUs this rank can see (-1: host memory)
   double bootstrap_ms = 0;       // time to find the other ranks
   double communicator_ms = 0;    // time to create the collective backend's communicator
   bool collective_ran = false;
-  std::int64_t value = 0;        // what the all_reduce of rank numbers returned here
+  std::int64_t value = 0;  // what the all_reduce of rank numbers returned here
   bool value_ok = false;
   double collective_us = 0;
 };

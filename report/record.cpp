@@ -4,6 +4,21 @@ namespace collbench::report {
 
 const char* to_string(Placement p) { return p == Placement::kInPlace ? "in_place" : "out_of_place"; }
 
+const char* to_string(BufferPolicy p) {
+  switch (p) {
+    case BufferPolicy::kRotated: return "rotated";
+    case BufferPolicy::kFixed: return "fixed";
+  }
+  return "rotated";
+}
+
+std::optional<BufferPolicy> buffer_policy_from(std::string_view name) {
+  for (const BufferPolicy p : {BufferPolicy::kRotated, BufferPolicy::kFixed}) {
+    if (name == to_string(p)) return p;
+  }
+  return std::nullopt;
+}
+
 const char* to_string(RunStatus s) {
   switch (s) {
     case RunStatus::kOk: return "ok";
@@ -14,6 +29,16 @@ const char* to_string(RunStatus s) {
     case RunStatus::kError: return "error";
   }
   return "error";
+}
+
+const char* to_string(AnomalyKind k) {
+  switch (k) {
+    case AnomalyKind::kDrop: return "drop";
+    case AnomalyKind::kDip: return "dip";
+    case AnomalyKind::kSpread: return "spread";
+    case AnomalyKind::kCache: return "cache";
+  }
+  return "drop";
 }
 
 RunSummary summarize(const std::vector<SizeRecord>& rows) {

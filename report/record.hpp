@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -41,7 +42,7 @@ struct Mismatch {
   std::string host;
   std::uint64_t index = 0;  // element index in that rank's receive buffer
   double expected = 0;
-  double got = 0;           // may be NaN or infinite
+  double got = 0;  // may be NaN or infinite
 };
 
 enum class Placement { kOutOfPlace, kInPlace };
@@ -57,10 +58,10 @@ struct Measurement {
   TimeStats per_iteration;
   double algbw_gbps = 0;
   double busbw_gbps = 0;
-  bool checked = false;          // false with -c 0
-  std::uint64_t wrong = 0;       // wrong elements, summed over ranks and check iterations
+  bool checked = false;              // false with -c 0
+  std::uint64_t wrong = 0;           // wrong elements, summed over ranks and check iterations
   std::vector<Mismatch> mismatches;  // the first few, across ranks
-  int slowest_rank = 0;          // the rank whose own mean time was largest
+  int slowest_rank = 0;              // the rank whose own mean time was largest
   std::string slowest_host;
   double slowest_rank_time_us = 0;
 };
@@ -69,10 +70,10 @@ struct Measurement {
 struct SizeRecord {
   std::string collective;
   std::string dtype;
-  std::string op;        // "none" for collectives without a reduction
-  int root = -1;         // -1 for collectives without a root
-  std::uint64_t size_bytes = 0;  // nccl-tests' size column: max(send, recv) bytes
-  std::uint64_t count = 0;       // the count passed to the library
+  std::string op;                       // "none" for collectives without a reduction
+  int root = -1;                        // -1 for collectives without a root
+  std::uint64_t size_bytes = 0;         // nccl-tests' size column: max(send, recv) bytes
+  std::uint64_t count = 0;              // the count passed to the library
   std::vector<Measurement> placements;  // out-of-place first
   std::optional<std::string> skipped;   // why this row did not run (then placements is empty)
   // When the row finished, in local time as "YYYY-MM-DD HH:MM:SS": nccl-tests' -S column.
@@ -84,9 +85,9 @@ struct RankInfo {
   std::string host;
   long pid = 0;
   int local_rank = 0;
-  std::string device;       // "cpu" or "cuda:N"
-  std::string device_name;  // GPU name, or the CPU set for host memory
-  std::string pci_bus_id;   // empty for host memory
+  std::string device;                     // "cpu" or "cuda:N"
+  std::string device_name;                // GPU name, or the CPU set for host memory
+  std::string pci_bus_id;                 // empty for host memory
   std::uint64_t device_memory_bytes = 0;  // the GPU's memory; 0 for host memory
 };
 
@@ -100,6 +101,20 @@ struct PrecisionConfig {
   std::uint64_t max_iterations = 0;
 };
 
+// Where each timed operation's buffers lie. Rotated (the default): operation k moves both
+// buffers by k times its own size through the allocation, wrapping (a row larger than half of
+// it stays put), as nccl-tests does and IMB with -off_cache; a row then meets colder caches
+// and new addresses. Fixed (--fixed-buffers): the same addresses every time, as OSU does and
+// IMB by default, so that a small row runs from warm caches.
+enum class BufferPolicy { kRotated, kFixed };
+const char* to_string(BufferPolicy p);  // "rotated" / "fixed"
+std::optional<BufferPolicy> buffer_policy_from(std::string_view name);
+
+struct BufferConfig {
+  BufferPolicy policy = BufferPolicy::kRotated;
+  std::uint64_t bytes_per_buffer = 0;  // each of send and receive; what the rotation moves through
+};
+
 struct RunConfig {
   std::vector<std::string> collectives;
   std::vector<std::string> dtypes;
@@ -109,7 +124,7 @@ struct RunConfig {
   std::uint64_t max_bytes = 0;
   std::uint64_t step_factor = 0;  // 0 when stepping by bytes
   std::uint64_t step_bytes = 0;   // 0 when stepping by factor
-  std::uint64_t iterations = 0;  // 0: precision-driven (see precision)
+  std::uint64_t iterations = 0;   // 0: precision-driven (see precision)
   std::optional<PrecisionConfig> precision;
   std::uint64_t warmup_iterations = 0;
   std::uint64_t check_iterations = 0;
@@ -118,13 +133,14 @@ struct RunConfig {
   std::uint64_t run_cycles = 1;
   double timeout_s = 0;
   std::uint64_t seed = 0;
-  bool malloc_keep = false;  // --malloc-keep: large allocations reused instead of mapped afresh
-  int gpus_per_process = 1;          // nccl-tests -g: ranks (one GPU each) per process
-  std::uint64_t aggregation = 1;     // nccl-tests -m: operations per group
-  std::uint64_t graph_launches = 0;  // nccl-tests -G: replays of the captured iterations
-  int buffer_registration = 0;       // nccl-tests -R: 1 when buffers are registered with NCCL
-  bool per_iteration_timing = false;  // nccl-tests -I 1: the table's per-iteration columns
-  bool report_timestamps = false;     // nccl-tests -S 1: the table's timestamp column
+  bool malloc_keep = false;             // --malloc-keep: large allocations reused instead of mapped afresh
+  int gpus_per_process = 1;             // nccl-tests -g: ranks (one GPU each) per process
+  std::uint64_t aggregation = 1;        // nccl-tests -m: operations per group
+  std::uint64_t graph_launches = 0;     // nccl-tests -G: replays of the captured iterations
+  int buffer_registration = 0;          // nccl-tests -R: 1 when buffers are registered with NCCL
+  bool per_iteration_timing = false;    // nccl-tests -I 1: the table's per-iteration columns
+  bool report_timestamps = false;       // nccl-tests -S 1: the table's timestamp column
+  std::optional<BufferConfig> buffers;  // absent in run files written before it was recorded
 };
 
 // The bus bandwidth the job's placement can reach at most (topo/busbw_bound.hpp): the table's
@@ -140,12 +156,16 @@ struct RunContext {
   std::string start_time;  // ISO 8601, UTC
   std::vector<std::string> argv;
   std::vector<std::pair<std::string, std::string>> env;  // allow-listed variables only
-  std::string bootstrap;          // "mpi", "env", "single"
-  std::string backend;            // "mpi", "nccl"
-  std::string backend_library;    // e.g. "Open MPI v4.1.4"
-  std::string memory;             // "host" or "device"
+  std::string bootstrap;                                 // "mpi", "env", "single"
+  std::string backend;                                   // "mpi", "nccl"
+  std::string backend_library;                           // e.g. "Open MPI v4.1.4"
+  std::string memory;                                    // "host" or "device"
+  // The backend's library allocates a message-sized host temporary on every call (its entry's
+  // feature, bench/backend/backend_entry.hpp): from glibc's mmap threshold each call maps it afresh
+  // and pays its page faults unless config.malloc_keep. How a drop there is explained.
+  bool allocates_per_call = false;
   int nranks = 1;
-  std::vector<std::string> hosts; // distinct host names, in rank order of first appearance
+  std::vector<std::string> hosts;  // distinct host names, in rank order of first appearance
   std::vector<RankInfo> ranks;
   // Each host's topology as a "collbench.topology" JSON document (docs/topology.md), by host
   // name; empty when discovery was not possible.
@@ -160,6 +180,20 @@ struct RunContext {
 enum class RunStatus { kOk, kWrongData, kIncomplete, kInterrupted, kTimeout, kError };
 const char* to_string(RunStatus s);  // "ok", "wrong_data", "incomplete", ...
 
+// What an anomaly is (analysis/anomalies.hpp has the rules).
+enum class AnomalyKind {
+  kDrop,    // from a size on, far below the best of the smaller sizes
+  kDip,     // one size far below both neighbours
+  kSpread,  // scattered iterations pull the headline time off the median
+  kCache,   // a drop where the ranks' data leaves the last-level cache (explained)
+};
+// The run document's names ("drop", "dip", "spread", "cache"), one table read by the writer
+// and the reader alike.
+const char* to_string(AnomalyKind k);
+// Every kind, in the order a series' findings are reported.
+inline constexpr AnomalyKind kAnomalyKinds[] = {AnomalyKind::kDrop, AnomalyKind::kDip, AnomalyKind::kSpread,
+                                                AnomalyKind::kCache};
+
 // Rows that do not look like the rows around them, with the likely cause where known; one
 // finding of one kind in one series, however many sizes it covers.
 struct Anomaly {
@@ -169,11 +203,8 @@ struct Anomaly {
   int root = -1;
   std::uint64_t size_bytes = 0;      // the first size
   std::vector<std::uint64_t> sizes;  // every size of the finding, ascending
-  std::string placement;  // "out_of_place", "in_place" or "both"
-  // "spread": scattered iterations pull the headline time off the median; "dip": one size far
-  // below both neighbours; "drop": from a size on, far below the best of the smaller sizes;
-  // "cache": a drop where the ranks' data leaves the last-level cache (explained).
-  std::string kind;
+  std::string placement;             // "out_of_place", "in_place" or "both"
+  AnomalyKind kind = AnomalyKind::kDrop;
   bool explained = false;  // the cause is known and expected: a note, not an anomaly
   std::string message;     // one line, with the likely cause
 };
@@ -181,15 +212,15 @@ struct Anomaly {
 struct RunSummary {
   RunStatus status = RunStatus::kIncomplete;
   std::string end_time;
-  std::optional<std::string> error;   // the one-line error that ended the run, if any
+  std::optional<std::string> error;  // the one-line error that ended the run, if any
   double peak_busbw_gbps = 0;
   std::uint64_t peak_size_bytes = 0;
   std::string peak_placement;
-  double avg_busbw_gbps = 0;          // nccl-tests' "Avg bus bandwidth"
+  double avg_busbw_gbps = 0;  // nccl-tests' "Avg bus bandwidth"
   std::uint64_t total_wrong = 0;
-  std::uint64_t out_of_bounds = 0;    // nccl-tests: number of (row, placement) checks that failed
+  std::uint64_t out_of_bounds = 0;  // nccl-tests: number of (row, placement) checks that failed
   std::vector<Anomaly> anomalies;
-  std::uint64_t max_rss_bytes = 0;    // the largest peak resident memory of any rank; 0: unknown
+  std::uint64_t max_rss_bytes = 0;              // the largest peak resident memory of any rank; 0: unknown
   std::vector<ExpectationResult> expectations;  // --expect's verdicts, in the file's order; empty without
 };
 

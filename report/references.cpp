@@ -18,14 +18,12 @@ constexpr std::array kH200Figures = {PublishedFigure{64 * kMiB, 368.11}, Publish
                                      PublishedFigure{8 * kGiB, 479.98}};
 
 const std::array kReferences = {
-    PublishedReference{"a100-sxm4-8x", "Azure ND A100 v4: 8x NVIDIA A100-SXM4-80GB, NVLink3 + NVSwitch", "A100",
-                       "PCIE", 8, 1, "all_reduce", "in-place, NCCL 2.18.5, CUDA 12.5",
-                       ExpectPlacement::kInPlace, kA100Figures,
+    PublishedReference{"a100-sxm4-8x", "Azure ND A100 v4: 8x NVIDIA A100-SXM4-80GB, NVLink3 + NVSwitch", "A100", "PCIE",
+                       8, 1, "all_reduce", "in-place, NCCL 2.18.5, CUDA 12.5", ExpectPlacement::kInPlace, kA100Figures,
                        "github.com/Azure/AI-benchmarking-guide, Azure_Results/ND_A100_v4_results.md, "
                        "\"NCCL Bandwidth\""},
     PublishedReference{"h200-8x", "Azure ND H200 v5: 8x NVIDIA H200 141GB, NVLink4 + NVSwitch", "H200", "NVL", 8, 1,
-                       "all_reduce", "in-place, NCCL 2.20.5 (NVLS), CUDA 12.6", ExpectPlacement::kInPlace,
-                       kH200Figures,
+                       "all_reduce", "in-place, NCCL 2.20.5 (NVLS), CUDA 12.6", ExpectPlacement::kInPlace, kH200Figures,
                        "github.com/Azure/AI-benchmarking-guide, Azure_Results/ND_H200_v5_results.md, "
                        "\"NCCL Bandwidth\""},
 };
@@ -78,7 +76,8 @@ Result<ReferenceChoice> parse_reference_choice(std::string_view spec) {
   if (colon == std::string_view::npos) return choice;
   auto percent = parse_double(spec.substr(colon + 1));
   if (!percent.ok() || !(*percent > 0 && *percent <= 100)) {
-    return Status::error(ErrorCode::kUsage, "--expect " + std::string(spec) + ": the share after ':' must be a "
+    return Status::error(ErrorCode::kUsage, "--expect " + std::string(spec) +
+                                                ": the share after ':' must be a "
                                                 "percentage above 0 and at most 100");
   }
   choice.percent = *percent;

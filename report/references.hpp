@@ -23,17 +23,17 @@ struct PublishedFigure {
 };
 
 struct PublishedReference {
-  std::string_view name;          // "h200-8x": what --expect NAME takes
-  std::string_view system;        // "Azure ND H200 v5: 8x NVIDIA H200 141GB, NVLink4 + NVSwitch"
-  std::string_view gpu_model;     // what every rank's device name must contain ("H200")
-  std::string_view not_in_name;   // and must not ("PCIe"); empty: no exclusion
-  int gpus = 0;                   // ranks, one per GPU
+  std::string_view name;         // "h200-8x": what --expect NAME takes
+  std::string_view system;       // "Azure ND H200 v5: 8x NVIDIA H200 141GB, NVLink4 + NVSwitch"
+  std::string_view gpu_model;    // what every rank's device name must contain ("H200")
+  std::string_view not_in_name;  // and must not ("PCIe"); empty: no exclusion
+  int gpus = 0;                  // ranks, one per GPU
   int hosts = 1;
-  std::string_view collective;    // "all_reduce"
-  std::string_view setting;       // "in-place, NCCL 2.20.5 (NVLS), float sum"
+  std::string_view collective;  // "all_reduce"
+  std::string_view setting;     // "in-place, NCCL 2.20.5 (NVLS), float sum"
   ExpectPlacement placement = ExpectPlacement::kInPlace;
   std::span<const PublishedFigure> figures;
-  std::string_view source;        // where the figures are published
+  std::string_view source;  // where the figures are published
 };
 
 std::span<const PublishedReference> published_references();

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Static analysis of the project's own code: clang-tidy with the committed .clang-tidy and cppcheck
-# with the committed .cppcheck-suppressions. Prints one line per finding
-# ("path:line:col: check: message") and exits 1 when there is any; exits 0 when both are clean.
+# Static analysis of the project's own code: first the formatting check (scripts/check-format.sh,
+# the committed .clang-format; seconds), then clang-tidy with the committed .clang-tidy and
+# cppcheck with the committed .cppcheck-suppressions. Prints one line per finding
+# ("path:line:col: check: message"; a file that is not formatted: its path) and exits 1 when
+# there is any; exits 0 when all are clean.
 #
 #   scripts/lint.sh                     # everything
+#   scripts/lint.sh format              # only the formatting check
 #   scripts/lint.sh tidy [FILE.cpp...]  # only clang-tidy: every file, or those given (from the repo root)
 #   scripts/lint.sh cppcheck            # only cppcheck
 #
@@ -14,16 +17,19 @@ ROOT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT_DIR"
 
 WHAT="${1:-all}"
-case "$WHAT" in all | tidy | cppcheck) ;; *) echo "usage: scripts/lint.sh [all|tidy [FILE...]|cppcheck]" >&2; exit 2 ;; esac
+case "$WHAT" in all | format | tidy | cppcheck) ;;
+  *) echo "usage: scripts/lint.sh [all|format|tidy [FILE...]|cppcheck]" >&2; exit 2 ;; esac
 shift || true
+# The formatting check alone needs neither the packages below nor a compile database.
+if [ "$WHAT" = format ]; then exec bash "$ROOT_DIR/scripts/check-format.sh" "$ROOT_DIR"; fi
 JOBS="${LINT_JOBS:-2}"
 BUILD="$ROOT_DIR/build-lint"
 LOGS="$BUILD/lint-logs"
 PROJECT_DIRS="common|topo|report|bench|tests"
 
 # The tools, and the build dependencies so that the compile database can be generated.
-LINT_PACKAGES=(clang-tidy cppcheck cmake ninja-build g++ pkg-config libopenmpi-dev libhwloc-dev
-               nlohmann-json3-dev libcli11-dev libgtest-dev libbenchmark-dev)
+LINT_PACKAGES=(clang-format clang-tidy cppcheck cmake ninja-build g++ pkg-config libopenmpi-dev
+               libhwloc-dev nlohmann-json3-dev libcli11-dev libgtest-dev libbenchmark-dev)
 missing=()
 for p in "${LINT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -37,6 +43,16 @@ if [ "${#missing[@]}" -gt 0 ]; then
   echo "lint: installing ${missing[*]}" >&2
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# Formatting first: it takes seconds, where the analyses below take minutes. Its findings are
+# reported and the analyses still run, so that one run lists everything.
+status=0
+if [ "$WHAT" = all ]; then
+  format_status=0
+  bash "$ROOT_DIR/scripts/check-format.sh" "$ROOT_DIR" || format_status=$?
+  [ "$format_status" -eq 2 ] && exit 2  # it could not run: its message says why
+  [ "$format_status" -eq 0 ] || status=1
 fi
 
 # NCCL off: its sources need the CUDA headers, which a lint machine does not have (they are
@@ -64,7 +80,6 @@ fi
 
 rm -rf "$LOGS"
 mkdir -p "$LOGS"
-status=0
 
 # Findings as "path:line:col: check: message", relative to the repository, each once (a header's
 # finding is reported by every translation unit that includes it).

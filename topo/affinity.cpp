@@ -90,14 +90,16 @@ std::vector<GpuAffinity> compute_affinity(const Topology& topo, const PathMatrix
     a.gpu = static_cast<int>(g);
     set_locality(topo, a);
     std::vector<Candidate> cs;
-    for (std::size_t n = 0; n < topo.nics.size(); ++n) cs.push_back(candidate(topo, paths.gpu_nic[g][n], static_cast<int>(n)));
+    for (std::size_t n = 0; n < topo.nics.size(); ++n)
+      cs.push_back(candidate(topo, paths.gpu_nic[g][n], static_cast<int>(n)));
     if (const int best = pick(cs, load); best >= 0) {
       const Candidate& c = cs[static_cast<std::size_t>(best)];
       a.nic = c.nic;
       a.nic_path = paths.gpu_nic[g][static_cast<std::size_t>(c.nic)];
       ++load[static_cast<std::size_t>(c.nic)];
       for (const Candidate& o : cs) {
-        if (std::tie(o.down, o.plain, o.path, o.bw) == std::tie(c.down, c.plain, c.path, c.bw)) a.equally_close.push_back(o.nic);
+        if (std::tie(o.down, o.plain, o.path, o.bw) == std::tie(c.down, c.plain, c.path, c.bw))
+          a.equally_close.push_back(o.nic);
       }
     }
     if (const int best = pick_nccl(cs, nccl_load); best >= 0) {

@@ -30,7 +30,8 @@ Link local_link(const HostLinks& h, const RankPlace& a, const RankPlace& b) {
   if (h.topology == nullptr) return {0, "no topology of " + h.host};
   const int ga = h.topology->gpu_by_bus_id(a.pci_bus_id);
   const int gb = h.topology->gpu_by_bus_id(b.pci_bus_id);
-  if (ga < 0 || gb < 0) return {0, "GPU " + (ga < 0 ? a.pci_bus_id : b.pci_bus_id) + " is not in the topology of " + h.host};
+  if (ga < 0 || gb < 0)
+    return {0, "GPU " + (ga < 0 ? a.pci_bus_id : b.pci_bus_id) + " is not in the topology of " + h.host};
   if (ga == gb) return memory_link(h);  // two ranks on one GPU copy through its memory: not bounded here
   const Path path = classify_all(*h.topology).gpu_gpu[static_cast<std::size_t>(ga)][static_cast<std::size_t>(gb)];
   const std::string between = " between " + gpu_label(ga) + " and " + gpu_label(gb) + " on " + h.host;
@@ -83,7 +84,8 @@ BusbwBound busbw_bound(const std::vector<HostLinks>& hosts, const std::vector<Ra
   for (const auto& l : links) {
     if (l.gbps <= 0) return {0, l.what};
   }
-  const auto slowest = std::min_element(links.begin(), links.end(), [](const Link& a, const Link& b) { return a.gbps < b.gbps; });
+  const auto slowest = std::min_element(links.begin(), links.end(),
+                                        [](const Link& a, const Link& b) { return a.gbps < b.gbps; });
   return {slowest->gbps, slowest->what};
 }
 

@@ -126,8 +126,8 @@ void compare_ports(const std::string& who, const Nic& a, const Nic& b, std::vect
     }
     const NicPort* pb = &b.ports[static_cast<std::size_t>(pairs[i])];
     if (pb->state != pa.state && !pa.state.empty()) {
-      out.push_back(who + " port " + std::to_string(pa.number) + " is " + (pb->state.empty() ? "in an unknown state" : pb->state) +
-                    " instead of " + pa.state);
+      out.push_back(who + " port " + std::to_string(pa.number) + " is " +
+                    (pb->state.empty() ? "in an unknown state" : pb->state) + " instead of " + pa.state);
     }
     if (pa.rate_gbps > 0 && pb->rate_gbps > 0 && hundredths(pa.rate_gbps) != hundredths(pb->rate_gbps)) {
       out.push_back(who + " port " + std::to_string(pa.number) + " runs at " + format_gbps(pb->rate_gbps) +
@@ -144,7 +144,8 @@ void compare_nics(const Topology& ref, const Topology& other, std::vector<std::s
   std::vector<bool> paired(other.nics.size(), false);
   for (std::size_t i = 0; i < ref.nics.size(); ++i) {
     const Nic& a = ref.nics[i];
-    const std::string who = "NIC " + nic_display_name(ref, static_cast<int>(i)) + (a.bus_id.empty() ? "" : " (" + a.bus_id + ")");
+    const std::string who = "NIC " + nic_display_name(ref, static_cast<int>(i)) +
+                            (a.bus_id.empty() ? "" : " (" + a.bus_id + ")");
     const int j = pairs[i];
     if (j < 0) {
       out.push_back(who + " is missing");
@@ -166,15 +167,16 @@ void compare_nics(const Topology& ref, const Topology& other, std::vector<std::s
 
 void compare_numa(const Topology& ref, const Topology& other, std::vector<std::string>& out) {
   if (ref.packages.size() != other.packages.size()) {
-    out.push_back(std::to_string(other.packages.size()) + " CPU packages instead of " + std::to_string(ref.packages.size()));
+    out.push_back(std::to_string(other.packages.size()) + " CPU packages instead of " +
+                  std::to_string(ref.packages.size()));
   }
   if (ref.numa_nodes.size() != other.numa_nodes.size()) {
     out.push_back("different NUMA layout: " + std::to_string(other.numa_nodes.size()) + " NUMA nodes instead of " +
                   std::to_string(ref.numa_nodes.size()));
   }
   // Found by fuzzing: nodes sharing an os_index (an edited file) pair in order, like GPUs.
-  const std::vector<int> pairs =
-      pair_in_order(ref.numa_nodes, other.numa_nodes, [](const NumaNode& n) { return n.os_index; });
+  const std::vector<int> pairs = pair_in_order(ref.numa_nodes, other.numa_nodes,
+                                               [](const NumaNode& n) { return n.os_index; });
   for (std::size_t i = 0; i < ref.numa_nodes.size(); ++i) {
     const NumaNode& a = ref.numa_nodes[i];
     const std::string who = "NUMA node " + std::to_string(a.os_index);
@@ -186,7 +188,8 @@ void compare_numa(const Topology& ref, const Topology& other, std::vector<std::s
     if (b->cpus != a.cpus) out.push_back(who + " has CPUs " + b->cpus.to_list() + " instead of " + a.cpus.to_list());
     const double ma = static_cast<double>(a.memory_bytes), mb = static_cast<double>(b->memory_bytes);
     if (ma > 0 && mb > 0 && std::fabs(ma - mb) > 0.01 * ma) {
-      out.push_back(who + " has " + format_bytes(b->memory_bytes) + " of memory instead of " + format_bytes(a.memory_bytes));
+      out.push_back(who + " has " + format_bytes(b->memory_bytes) + " of memory instead of " +
+                    format_bytes(a.memory_bytes));
     }
   }
 }
@@ -263,14 +266,16 @@ std::string format_comparison(const Comparison& c, const std::vector<Topology>& 
     return out;
   };
   const Topology& ref = hosts[static_cast<std::size_t>(c.groups[0].members.front())];
-  const std::string summary = std::to_string(ref.gpus.size()) + " GPUs, " + std::to_string(ref.nics.size()) + " NICs, " +
-                              std::to_string(ref.numa_nodes.size()) + " NUMA nodes";
+  const std::string summary = std::to_string(ref.gpus.size()) + " GPUs, " + std::to_string(ref.nics.size()) +
+                              " NICs, " + std::to_string(ref.numa_nodes.size()) + " NUMA nodes";
   if (c.all_identical()) {
-    return "All " + std::to_string(hosts.size()) + " hosts have the same topology (" + summary + "): " +
-           list(c.groups[0].hosts) + "\n";
+    return "All " + std::to_string(hosts.size()) + " hosts have the same topology (" + summary +
+           "): " + list(c.groups[0].hosts) + "\n";
   }
-  std::string out = std::to_string(c.groups.size()) + " different topologies among " + std::to_string(hosts.size()) + " hosts.\n";
-  out += "Reference (" + std::to_string(c.groups[0].hosts.size()) + " hosts, " + summary + "): " + list(c.groups[0].hosts) + "\n";
+  std::string out = std::to_string(c.groups.size()) + " different topologies among " + std::to_string(hosts.size()) +
+                    " hosts.\n";
+  out += "Reference (" + std::to_string(c.groups[0].hosts.size()) + " hosts, " + summary +
+         "): " + list(c.groups[0].hosts) + "\n";
   for (std::size_t g = 1; g < c.groups.size(); ++g) {
     out += "Differs (" + std::to_string(c.groups[g].hosts.size()) + " hosts): " + list(c.groups[g].hosts) + "\n";
     for (const std::string& d : c.groups[g].differences) out += "  - " + d + "\n";

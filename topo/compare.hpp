@@ -18,8 +18,8 @@ namespace collbench::topo {
 std::vector<std::string> describe_differences(const Topology& reference, const Topology& other);
 
 struct HostGroup {
-  std::vector<std::string> hosts;     // in input order
-  std::vector<int> members;           // indices into the input
+  std::vector<std::string> hosts;        // in input order
+  std::vector<int> members;              // indices into the input
   std::vector<std::string> differences;  // relative to the first (largest) group; empty for it
 };
 

@@ -25,11 +25,11 @@ constexpr std::uintmax_t kMaxFileBytes = 64u << 20;
 // hwloc 2.9 refuses format 3.0, which hwloc 2.10 reads and converts (its lstopo writes 2.0).
 Status newer_hwloc_xml(const std::string& origin, const std::string& version) {
   const std::string ours = hwloc_version_string().empty() ? "no hwloc" : "hwloc " + hwloc_version_string();
-  return Status::error(ErrorCode::kUsage,
-                       origin + ": hwloc XML " + version + " needs hwloc >= 2.10 (or 3.x); this collbench uses " + ours +
-                           ". Convert it where a newer hwloc is installed: lstopo -i " + origin +
-                           " --export-xml-flags v2 out.xml (hwloc 3.x; hwloc 2.10: lstopo -i " + origin +
-                           " out.xml), then read out.xml");
+  return Status::error(ErrorCode::kUsage, origin + ": hwloc XML " + version +
+                                              " needs hwloc >= 2.10 (or 3.x); this collbench uses " + ours +
+                                              ". Convert it where a newer hwloc is installed: lstopo -i " + origin +
+                                              " --export-xml-flags v2 out.xml (hwloc 3.x; hwloc 2.10: lstopo -i " +
+                                              origin + " out.xml), then read out.xml");
 }
 
 Result<std::string> read_file(const std::string& path) {

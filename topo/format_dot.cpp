@@ -150,8 +150,8 @@ std::string format_dot(const Topology& topo, const Analysis&) {
   }
   int cluster = 0;
   for (const auto& [key, members] : clusters) {
-    out += "  subgraph cluster_" + std::to_string(cluster++) + " {\n    label=" +
-           quoted(cluster_label(topo, cluster_nodes[key])) + ";\n    style=rounded;\n";
+    out += "  subgraph cluster_" + std::to_string(cluster++) +
+           " {\n    label=" + quoted(cluster_label(topo, cluster_nodes[key])) + ";\n    style=rounded;\n";
     for (std::size_t i : members) {
       std::string line = node_line(topo, i, roles);
       if (auto s = styles.find(static_cast<int>(i)); s != styles.end()) line.insert(line.size() - 3, ", " + s->second);

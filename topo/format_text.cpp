@@ -32,9 +32,9 @@ std::string header(const Topology& topo) {
   if (topo.source != SourceKind::kLive) out += " " + topo.origin;
   if (!topo.tool_version.empty()) out += " (" + topo.tool_version + ")";
   out += "\n";
-  out += "Packages: " + std::to_string(topo.packages.size()) + ", NUMA nodes: " + std::to_string(topo.numa_nodes.size()) +
-         ", CPUs: " + std::to_string(topo.cpus.size()) + ", GPUs: " + std::to_string(topo.gpus.size()) +
-         ", NICs: " + std::to_string(topo.nics.size()) + "\n";
+  out += "Packages: " + std::to_string(topo.packages.size()) +
+         ", NUMA nodes: " + std::to_string(topo.numa_nodes.size()) + ", CPUs: " + std::to_string(topo.cpus.size()) +
+         ", GPUs: " + std::to_string(topo.gpus.size()) + ", NICs: " + std::to_string(topo.nics.size()) + "\n";
   out += "NVLink: " + std::string(to_string(topo.nvlink.source));
   if (!topo.nvlink.note.empty()) out += " (" + topo.nvlink.note + ")";
   out += "\n";
@@ -70,7 +70,8 @@ std::string gpu_table(const Topology& topo, const Analysis& a) {
     const bool has_nic = g.nic >= 0;
     std::string flags;
     if (g.no_local_nic) flags = has_nic ? "no local NIC" : "no NIC";
-    if (g.equally_close.size() > 1) flags += std::string(flags.empty() ? "" : "; ") + std::to_string(g.equally_close.size()) + " equally close";
+    if (g.equally_close.size() > 1)
+      flags += std::string(flags.empty() ? "" : "; ") + std::to_string(g.equally_close.size()) + " equally close";
     rows.push_back({gpu_label(g.gpu), gpu.bus_id, gpu.name.empty() ? "-" : gpu.name,
                     g.numa_nodes.empty() ? "-" : g.numa_nodes.to_list(), g.cpus.empty() ? "-" : g.cpus.to_list(),
                     has_nic ? nic_display_name(topo, g.nic) : "-", has_nic ? smi_name(g.nic_path) : "-",

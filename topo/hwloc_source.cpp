@@ -64,8 +64,8 @@ std::string info(hwloc_obj_t obj, const char* name) {
 
 std::string bus_id_of(const PciAttr& pci) {
   char buf[16];
-  std::snprintf(buf, sizeof buf, "%04x:%02x:%02x.%01x", static_cast<unsigned>(pci.domain), static_cast<unsigned>(pci.bus),
-                static_cast<unsigned>(pci.dev), static_cast<unsigned>(pci.func));
+  std::snprintf(buf, sizeof buf, "%04x:%02x:%02x.%01x", static_cast<unsigned>(pci.domain),
+                static_cast<unsigned>(pci.bus), static_cast<unsigned>(pci.dev), static_cast<unsigned>(pci.func));
   return buf;
 }
 
@@ -119,9 +119,10 @@ class Converter {
     topo_.host = info(root, "HostName");
     if (topo_.host.empty() && source == SourceKind::kLive) topo_.host = host_name();
     const std::string writer = info(root, "hwlocVersion");
-    topo_.tool_version = source == SourceKind::kLive ? "hwloc " + hwloc_version_string()
-                                                     : std::string(xml_format_) + (writer.empty() ? "" : " written by " + writer) +
-                                                           ", read by hwloc " + hwloc_version_string();
+    topo_.tool_version = source == SourceKind::kLive
+                             ? "hwloc " + hwloc_version_string()
+                             : std::string(xml_format_) + (writer.empty() ? "" : " written by " + writer) +
+                                   ", read by hwloc " + hwloc_version_string();
     topo_.cpus = from_bitmap(hwloc_topology_get_complete_cpuset(t_));
     topo_.allowed_cpus = from_bitmap(hwloc_topology_get_allowed_cpuset(t_));
     topo_.allowed_numa_nodes = from_bitmap(hwloc_topology_get_allowed_nodeset(t_));
@@ -212,7 +213,8 @@ class Converter {
       const std::vector<OsDev>& os = osdevs_[static_cast<int>(i)];
       if (is_gpu(identity_of(node))) add_gpu(static_cast<int>(i), os);
       bool openfabrics = false;
-      for (const OsDev& d : os) openfabrics = openfabrics || d.type == static_cast<unsigned>(HWLOC_OBJ_OSDEV_OPENFABRICS);
+      for (const OsDev& d : os)
+        openfabrics = openfabrics || d.type == static_cast<unsigned>(HWLOC_OBJ_OSDEV_OPENFABRICS);
       if (is_network_device(identity_of(node)) || openfabrics) add_nic(static_cast<int>(i), os);
     }
   }
@@ -326,7 +328,8 @@ NvLinkInfo read_nvlinks(hwloc_topology_t t, const Topology& topo, const std::map
   const GpuPairs direct = gpu_pairs(*d, topo, pci_index);
   // Closing over a matrix whose switch merge failed zeroes it, so close only after a merge.
   const bool merged = hwloc_distances_transform(t, d, HWLOC_DISTANCES_TRANSFORM_MERGE_SWITCH_PORTS, nullptr, 0) == 0;
-  const bool closed = merged && hwloc_distances_transform(t, d, HWLOC_DISTANCES_TRANSFORM_TRANSITIVE_CLOSURE, nullptr, 0) == 0;
+  const bool closed = merged &&
+                      hwloc_distances_transform(t, d, HWLOC_DISTANCES_TRANSFORM_TRANSITIVE_CLOSURE, nullptr, 0) == 0;
   const GpuPairs all = closed ? gpu_pairs(*d, topo, pci_index) : direct;
   hwloc_distances_release(t, d);
   info.source = NvLinkSource::kHwloc;
@@ -345,7 +348,9 @@ NvLinkInfo read_nvlinks(hwloc_topology_t t, const Topology& topo, const std::map
 }
 
 Status check_loaded(int rc, const std::string& what) {
-  if (rc != 0) return Status::error(ErrorCode::kUsage, what + ": hwloc " + hwloc_version_string() + " could not load the topology");
+  if (rc != 0)
+    return Status::error(ErrorCode::kUsage,
+                         what + ": hwloc " + hwloc_version_string() + " could not load the topology");
   return ok_status();
 }
 
@@ -418,7 +423,8 @@ Result<Topology> hwloc_discover_live() {
 }
 
 Result<Topology> hwloc_load_xml(std::string_view xml, const std::string& origin, std::string_view format) {
-  if (xml.size() >= static_cast<std::size_t>(INT32_MAX)) return Status::error(ErrorCode::kUsage, origin + ": file too large");
+  if (xml.size() >= static_cast<std::size_t>(INT32_MAX))
+    return Status::error(ErrorCode::kUsage, origin + ": file too large");
   // hwloc prints its "critical" errors about a refused file ("Topology does not contain any NUMA
   // node, aborting!") to stderr, besides the one line we return. hwloc reads this once per process;
   // a user's own setting, or HWLOC_XML_VERBOSE=1 when they asked for hwloc's reasons, wins.

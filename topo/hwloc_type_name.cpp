@@ -62,7 +62,8 @@ std::optional<HwlocXmlType> sscanf_type(std::string_view n) {
   if (matches(n, "core", 2)) return HwlocXmlType::kCore;
   if (matches(n, "pu", 2)) return HwlocXmlType::kPu;
   if (matches(n, "misc", 4)) return HwlocXmlType::kMisc;
-  if (matches(n, "bridge", 4) || matches(n, "hostbridge", 6) || matches(n, "pcibridge", 5)) return HwlocXmlType::kBridge;
+  if (matches(n, "bridge", 4) || matches(n, "hostbridge", 6) || matches(n, "pcibridge", 5))
+    return HwlocXmlType::kBridge;
   if (matches(n, "pcidev", 3)) return HwlocXmlType::kPciDevice;
   if (!n.empty() && (n[0] == 'l' || n[0] == 'L') && n.size() > 1 && n[1] >= '0' && n[1] <= '9') {
     if (cache_name(n)) return HwlocXmlType::kCache;

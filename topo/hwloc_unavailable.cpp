@@ -13,9 +13,8 @@ Result<Topology> hwloc_discover_live() {
 }
 
 Result<Topology> hwloc_load_xml(std::string_view, const std::string& origin, std::string_view) {
-  return Status::error(ErrorCode::kUnsupported,
-                       origin + ": built without hwloc, so hwloc XML files cannot be read "
-                                "(NCCL topology XML and collbench JSON files can)");
+  return Status::error(ErrorCode::kUnsupported, origin + ": built without hwloc, so hwloc XML files cannot be read "
+                                                         "(NCCL topology XML and collbench JSON files can)");
 }
 
 }  // namespace collbench::topo

@@ -135,8 +135,7 @@ class Checker {
     // hwloc imports the root into the Machine it already holds: without a type it stays one.
     static const std::string kMachineName = "Machine";
     if (type_name == nullptr && root) type_name = &kMachineName;
-    const std::optional<HwlocXmlType> type =
-        type_name != nullptr ? hwloc_xml_type(*type_name, root) : std::nullopt;
+    const std::optional<HwlocXmlType> type = type_name != nullptr ? hwloc_xml_type(*type_name, root) : std::nullopt;
     COLLBENCH_RETURN_IF_ERROR(bitmaps(e, root));
     if (root) COLLBENCH_RETURN_IF_ERROR(emptied_root(e));
     if (type) {
@@ -157,7 +156,8 @@ class Checker {
         const std::string* nbobjs = attr(child, "nbobjs");
         // hwloc stores the count in an unsigned int.
         if (nbobjs != nullptr && static_cast<unsigned>(c_strtoul(*nbobjs)) > kMaxDistanceObjects) {
-          return fail(child, "<" + child.name + "> nbobjs " + *nbobjs + " is above 65535: hwloc 2.9 squares it in 32 bits " +
+          return fail(child, "<" + child.name + "> nbobjs " + *nbobjs +
+                                 " is above 65535: hwloc 2.9 squares it in 32 bits " +
                                  "and overflows its buffer (hwloc PR #782)");
         }
         if (nbobjs != nullptr) COLLBENCH_RETURN_IF_ERROR(v2_distances_size(child, *nbobjs));
@@ -180,8 +180,9 @@ class Checker {
   Status bitmap(const XmlElement& e, std::string_view key) const {
     const std::string* value = attr(e, key);
     if (value != nullptr && value->front() == ',') {
-      return fail(e, std::string(key) + " '" + *value +
-                         "' starts with a comma: hwloc 2.9's bitmap parser aborts on it (assert in hwloc_bitmap_sscanf)");
+      return fail(e,
+                  std::string(key) + " '" + *value +
+                      "' starts with a comma: hwloc 2.9's bitmap parser aborts on it (assert in hwloc_bitmap_sscanf)");
     }
     return ok_status();
   }
@@ -240,8 +241,7 @@ class Checker {
     if (major_ >= 2 || !root || type != HwlocXmlType::kNumaNode) return ok_status();
     for (std::string_view key : {"cpuset", "complete_cpuset", "nodeset", "complete_nodeset"}) {
       if (attr(e, key) == nullptr) {
-        return fail(e, "hwloc 1.x root NUMANode without " + std::string(key) +
-                           ": hwloc 2.9 uses it after freeing it");
+        return fail(e, "hwloc 1.x root NUMANode without " + std::string(key) + ": hwloc 2.9 uses it after freeing it");
       }
     }
     return ok_status();
@@ -320,8 +320,8 @@ class Checker {
     const std::string* nbobjs = attr(c, "nbobjs");
     const std::string* depth = attr(c, "relative_depth");
     const std::string* base = attr(c, "latency_base");
-    if (nbobjs == nullptr || depth == nullptr || base == nullptr || c_strtoul(*nbobjs) == 0 ||
-        c_strtoul(*depth) == 0 || static_cast<float>(std::atof(base->c_str())) == 0.0f) {
+    if (nbobjs == nullptr || depth == nullptr || base == nullptr || c_strtoul(*nbobjs) == 0 || c_strtoul(*depth) == 0 ||
+        static_cast<float>(std::atof(base->c_str())) == 0.0f) {
       return std::nullopt;
     }
     const unsigned long n = c_strtoul(*nbobjs);
@@ -387,8 +387,8 @@ class Checker {
   }
 
   Status fail(const XmlElement& e, const std::string& what) const {
-    return Status::error(ErrorCode::kUsage, origin_ + ": not a usable hwloc XML at line " +
-                                                std::to_string(e.line) + ": " + what);
+    return Status::error(ErrorCode::kUsage,
+                         origin_ + ": not a usable hwloc XML at line " + std::to_string(e.line) + ": " + what);
   }
 
   const std::string& origin_;
@@ -468,7 +468,8 @@ namespace {
 
 // Whether hwloc's libxml2 importer stops short of some element's children.
 bool cut_short(const XmlElement& e) {
-  return e.children_before_other_content < e.children.size() || std::any_of(e.children.begin(), e.children.end(), cut_short);
+  return e.children_before_other_content < e.children.size() ||
+         std::any_of(e.children.begin(), e.children.end(), cut_short);
 }
 
 // The document as hwloc's libxml2 importer walks it: each element's children up to its first

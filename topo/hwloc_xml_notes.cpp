@@ -50,7 +50,8 @@ std::vector<std::string> hwloc_xml_notes(const XmlElement& root, int major, cons
                     std::to_string(topo.numa_nodes.size()) + " in the topology)");
   }
   if (!found.io) {
-    notes.push_back(format + ": the file has no I/O objects (captured without PCI discovery): no GPUs, NICs or PCIe paths");
+    notes.push_back(format +
+                    ": the file has no I/O objects (captured without PCI discovery): no GPUs, NICs or PCIe paths");
   } else if (!found.link_speed) {
     notes.push_back(format + ": the file records no PCIe link speeds: path bandwidths are unknown");
   }

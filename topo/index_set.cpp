@@ -12,8 +12,8 @@ namespace {
 Result<std::uint32_t> parse_index(std::string_view text, std::string_view whole) {
   auto value = parse_uint(trim(text), IndexSet::kMaxIndex);
   if (!value.ok()) {
-    return Status::error(ErrorCode::kUsage, "bad index '" + std::string(text) + "' in list '" +
-                                                std::string(whole) + "'");
+    return Status::error(ErrorCode::kUsage,
+                         "bad index '" + std::string(text) + "' in list '" + std::string(whole) + "'");
   }
   return static_cast<std::uint32_t>(*value);
 }
@@ -62,8 +62,8 @@ Result<IndexSet> IndexSet::from_mask(std::string_view text) {
     std::string_view word = trim(*it);
     if (starts_with(word, "0x") || starts_with(word, "0X")) word.remove_prefix(2);
     if (word.empty() || word.size() > 8) {
-      return Status::error(ErrorCode::kUsage, "bad mask word '" + std::string(*it) + "' in '" +
-                                                  std::string(text) + "'");
+      return Status::error(ErrorCode::kUsage,
+                           "bad mask word '" + std::string(*it) + "' in '" + std::string(text) + "'");
     }
     std::uint32_t bits = 0;
     for (char c : word) {

@@ -26,7 +26,7 @@ std::uint16_t from_hex4(const Json& j) {
 }
 
 Json link_json(const PciLink& l) {
-  return Json{{"gbps", l.gbps}, {"gts", l.gts}, {"width", l.width},
+  return Json{{"gbps", l.gbps},         {"gts", l.gts},         {"width", l.width},
               {"max_gbps", l.max_gbps}, {"max_gts", l.max_gts}, {"max_width", l.max_width}};
 }
 
@@ -64,7 +64,9 @@ Json model_json(const Topology& t) {
          {"allowed_numa_nodes", t.allowed_numa_nodes.to_list()}};
   Json& packages = j["packages"] = Json::array();
   for (const Package& p : t.packages) {
-    packages.push_back({{"os_index", p.os_index}, {"cpus", p.cpus.to_list()}, {"numa_nodes", p.numa_nodes.to_list()},
+    packages.push_back({{"os_index", p.os_index},
+                        {"cpus", p.cpus.to_list()},
+                        {"numa_nodes", p.numa_nodes.to_list()},
                         {"model", p.model}});
   }
   Json& nodes = j["numa_nodes"] = Json::array();
@@ -76,23 +78,40 @@ Json model_json(const Topology& t) {
   Json& gpus = j["gpus"] = Json::array();
   for (std::size_t i = 0; i < t.gpus.size(); ++i) {
     const Gpu& g = t.gpus[i];
-    gpus.push_back({{"index", i}, {"pci", g.pci}, {"bus_id", g.bus_id}, {"vendor_id", hex4(g.vendor_id)},
-                    {"device_id", hex4(g.device_id)}, {"name", g.name}, {"uuid", g.uuid}, {"os_devices", g.os_devices}});
+    gpus.push_back({{"index", i},
+                    {"pci", g.pci},
+                    {"bus_id", g.bus_id},
+                    {"vendor_id", hex4(g.vendor_id)},
+                    {"device_id", hex4(g.device_id)},
+                    {"name", g.name},
+                    {"uuid", g.uuid},
+                    {"os_devices", g.os_devices}});
   }
   Json& nics = j["nics"] = Json::array();
   for (std::size_t i = 0; i < t.nics.size(); ++i) {
     const Nic& n = t.nics[i];
     Json ports = Json::array();
     for (const NicPort& p : n.ports) {
-      ports.push_back({{"number", p.number}, {"state", p.state}, {"rate_gbps", p.rate_gbps}, {"link_layer", p.link_layer}});
+      ports.push_back(
+          {{"number", p.number}, {"state", p.state}, {"rate_gbps", p.rate_gbps}, {"link_layer", p.link_layer}});
     }
-    nics.push_back({{"index", i}, {"pci", n.pci}, {"bus_id", n.bus_id}, {"vendor_id", hex4(n.vendor_id)},
-                    {"device_id", hex4(n.device_id)}, {"kind", to_string(n.kind)}, {"name", n.name},
-                    {"description", n.description}, {"os_devices", n.os_devices}, {"ports", ports}});
+    nics.push_back({{"index", i},
+                    {"pci", n.pci},
+                    {"bus_id", n.bus_id},
+                    {"vendor_id", hex4(n.vendor_id)},
+                    {"device_id", hex4(n.device_id)},
+                    {"kind", to_string(n.kind)},
+                    {"name", n.name},
+                    {"description", n.description},
+                    {"os_devices", n.os_devices},
+                    {"ports", ports}});
   }
   Json pairs = Json::array();
   for (const NvLink& l : t.nvlink.pairs) {
-    pairs.push_back({{"gpu_a", l.gpu_a}, {"gpu_b", l.gpu_b}, {"links", l.links}, {"gbps", l.gbps},
+    pairs.push_back({{"gpu_a", l.gpu_a},
+                     {"gpu_b", l.gpu_b},
+                     {"links", l.links},
+                     {"gbps", l.gbps},
                      {"via_nvswitch", l.via_nvswitch}});
   }
   j["nvlink"] = {{"source", to_string(t.nvlink.source)}, {"note", t.nvlink.note}, {"pairs", pairs}};
@@ -102,7 +121,10 @@ Json model_json(const Topology& t) {
 }
 
 Json path_json(const Path& p) {
-  return Json{{"smi", smi_name(p)}, {"nccl", nccl_name(p)}, {"pci", to_string(p.pci)}, {"nvlinks", p.nvlinks},
+  return Json{{"smi", smi_name(p)},
+              {"nccl", nccl_name(p)},
+              {"pci", to_string(p.pci)},
+              {"nvlinks", p.nvlinks},
               {"gbps", p.gbps()}};
 }
 
@@ -132,12 +154,9 @@ Json analysis_json(const Analysis& a) {
                         {"numactl", g.numactl},
                         {"mpirun", g.mpirun}});
   }
-  return Json{{"gpu_gpu", matrix_json(a.paths.gpu_gpu)},
-              {"gpu_nic", matrix_json(a.paths.gpu_nic)},
-              {"nic_nic", matrix_json(a.paths.nic_nic)},
-              {"affinity", affinity},
-              {"mpirun_mapping", a.mpirun_mapping},
-              {"notes", a.notes}};
+  return Json{{"gpu_gpu", matrix_json(a.paths.gpu_gpu)}, {"gpu_nic", matrix_json(a.paths.gpu_nic)},
+              {"nic_nic", matrix_json(a.paths.nic_nic)}, {"affinity", affinity},
+              {"mpirun_mapping", a.mpirun_mapping},      {"notes", a.notes}};
 }
 
 IndexSet set_from(const Json& j, const char* key) {
@@ -153,7 +172,8 @@ IndexSet set_from(const Json& j, const char* key) {
 template <typename T>
 T integer(const Json& v) {
   if (!v.is_number_integer()) throw std::invalid_argument("expected an integer, found " + v.dump());
-  const bool fits = v.is_number_unsigned() ? std::in_range<T>(v.get<std::uint64_t>()) : std::in_range<T>(v.get<std::int64_t>());
+  const bool fits = v.is_number_unsigned() ? std::in_range<T>(v.get<std::uint64_t>())
+                                           : std::in_range<T>(v.get<std::int64_t>());
   if (!fits) throw std::out_of_range("integer out of range: " + v.dump());
   return v.is_number_unsigned() ? static_cast<T>(v.get<std::uint64_t>()) : static_cast<T>(v.get<std::int64_t>());
 }
@@ -187,7 +207,7 @@ PciNode pci_from(const Json& j) {
   n.subtype = value_or<std::string>(j, "subtype", "");
   n.name = value_or<std::string>(j, "name", "");
   const Json& l = j.at("link");
-  n.link = {l.at("gbps").get<double>(), l.at("gts").get<double>(), integer<int>(l.at("width")),
+  n.link = {l.at("gbps").get<double>(),     l.at("gts").get<double>(),     integer<int>(l.at("width")),
             l.at("max_gbps").get<double>(), l.at("max_gts").get<double>(), integer<int>(l.at("max_width"))};
   n.upstream_link = value_or<bool>(j, "upstream_link", true);
   n.bridge_weight = value_or<int>(j, "bridge_weight", 1);
@@ -211,8 +231,8 @@ Topology model_from(const Json& j) {
                           value_or<std::string>(p, "model", "")});
   }
   for (const Json& n : j.at("numa_nodes")) {
-    t.numa_nodes.push_back({integer<std::uint32_t>(n.at("os_index")), set_from(n, "cpus"),
-                            value_or<std::uint64_t>(n, "memory_bytes", 0)});
+    t.numa_nodes.push_back(
+        {integer<std::uint32_t>(n.at("os_index")), set_from(n, "cpus"), value_or<std::uint64_t>(n, "memory_bytes", 0)});
   }
   for (const Json& p : j.at("pci")) t.pci.push_back(pci_from(p));
   for (const Json& g : j.at("gpus")) {

@@ -157,9 +157,7 @@ class Builder {
       target.links = int_attr(child, "count", 1);
       target.bus_id = normalize_bus_id(child.attribute_or("target", "")).value_or("");
       const std::uint32_t tclass = hex_attr(child, "tclass");
-      target.peer = tclass == 0x068000 ? LinkPeer::kNvSwitch
-                    : tclass == 0x068001 ? LinkPeer::kCpu
-                                         : LinkPeer::kGpu;
+      target.peer = tclass == 0x068000 ? LinkPeer::kNvSwitch : tclass == 0x068001 ? LinkPeer::kCpu : LinkPeer::kGpu;
       links.targets.push_back(target);
     }
     if (sm == 0 || links.per_link_gbps == 0) {

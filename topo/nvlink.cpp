@@ -69,7 +69,8 @@ NvLinkInfo build_nvlinks(const Topology& topo, const std::vector<GpuLinks>& gpus
   std::vector<std::string> notes;
   if (cpu_links > 0) notes.push_back(std::to_string(cpu_links) + " GPU-CPU NVLinks are not part of the GPU matrix");
   if (unknown_gpus > 0) notes.push_back(std::to_string(unknown_gpus) + " reporting GPUs are not in the PCI tree");
-  if (unknown_peers > 0) notes.push_back(std::to_string(unknown_peers) + " links go to peers that are not in the PCI tree");
+  if (unknown_peers > 0)
+    notes.push_back(std::to_string(unknown_peers) + " links go to peers that are not in the PCI tree");
   for (const std::string& note : notes) info.note += (info.note.empty() ? "" : "; ") + note;
   return info;
 }

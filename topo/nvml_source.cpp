@@ -18,9 +18,9 @@ namespace {
 using NvmlReturn = int;
 using NvmlDevice = struct NvmlDeviceOpaque*;
 constexpr NvmlReturn kNvmlSuccess = 0;
-constexpr unsigned kNvmlMaxLinks = 18;      // NVML_NVLINK_MAX_LINKS (Hopper, Blackwell)
+constexpr unsigned kNvmlMaxLinks = 18;  // NVML_NVLINK_MAX_LINKS (Hopper, Blackwell)
 constexpr unsigned kNvmlFeatureEnabled = 1;
-constexpr unsigned kNvmlRemoteGpu = 0;      // nvmlIntNvLinkDeviceType_t
+constexpr unsigned kNvmlRemoteGpu = 0;  // nvmlIntNvLinkDeviceType_t
 constexpr unsigned kNvmlRemoteIbmNpu = 1;
 constexpr unsigned kNvmlRemoteSwitch = 2;
 
@@ -75,7 +75,8 @@ class Nvml {
     uuid_ = symbol<NvmlReturn (*)(NvmlDevice, char*, unsigned)>(lib_, "nvmlDeviceGetUUID");
     link_state_ = symbol<NvmlReturn (*)(NvmlDevice, unsigned, unsigned*)>(lib_, "nvmlDeviceGetNvLinkState");
     link_version_ = symbol<NvmlReturn (*)(NvmlDevice, unsigned, unsigned*)>(lib_, "nvmlDeviceGetNvLinkVersion");
-    remote_pci_ = symbol<NvmlReturn (*)(NvmlDevice, unsigned, NvmlPciInfo*)>(lib_, "nvmlDeviceGetNvLinkRemotePciInfo_v2");
+    remote_pci_ = symbol<NvmlReturn (*)(NvmlDevice, unsigned, NvmlPciInfo*)>(lib_,
+                                                                             "nvmlDeviceGetNvLinkRemotePciInfo_v2");
     remote_type_ = symbol<NvmlReturn (*)(NvmlDevice, unsigned, unsigned*)>(lib_, "nvmlDeviceGetNvLinkRemoteDeviceType");
     if (init_ == nullptr || shutdown_ == nullptr || count_ == nullptr || handle_ == nullptr || pci_ == nullptr ||
         link_state_ == nullptr || remote_pci_ == nullptr) {
@@ -139,7 +140,7 @@ class Nvml {
       target.bus_id = bus_id_of(remote);
       unsigned type = kNvmlRemoteGpu;
       const bool typed = remote_type_ != nullptr && remote_type_(device, link, &type) == kNvmlSuccess;
-      target.peer = !typed ? LinkPeer::kUnknown
+      target.peer = !typed                      ? LinkPeer::kUnknown
                     : type == kNvmlRemoteSwitch ? LinkPeer::kNvSwitch
                     : type == kNvmlRemoteIbmNpu ? LinkPeer::kCpu
                                                 : LinkPeer::kGpu;

@@ -32,8 +32,9 @@ bool is_omnipath_name(std::string_view rdma) { return starts_with(rdma, "hfi1") 
 
 bool is_verbs_device_name(std::string_view name) {
   // The names the kernel's RDMA drivers give their devices (drivers/infiniband/hw/*).
-  static constexpr std::array<std::string_view, 14> kPrefixes = {
-      "mlx4_", "mlx5_", "bnxt_re", "irdma", "i40iw", "rdmap", "efa", "hfi1", "qib", "ionic", "erdma", "hns", "qedr", "cxgb4"};
+  static constexpr std::array<std::string_view, 14> kPrefixes = {"mlx4_", "mlx5_", "bnxt_re", "irdma", "i40iw",
+                                                                 "rdmap", "efa",   "hfi1",    "qib",   "ionic",
+                                                                 "erdma", "hns",   "qedr",    "cxgb4"};
   for (std::string_view p : kPrefixes) {
     if (starts_with(name, p)) return true;
   }

@@ -68,7 +68,8 @@ void propagate_locality(Topology& topo) {
   for (PciNode& node : topo.pci) {
     int top = -1;
     std::size_t steps = 0;
-    for (int at = node.parent; at >= 0 && steps <= topo.pci.size(); at = topo.pci[static_cast<std::size_t>(at)].parent) {
+    for (int at = node.parent; at >= 0 && steps <= topo.pci.size();
+         at = topo.pci[static_cast<std::size_t>(at)].parent) {
       top = at;
       ++steps;
     }
@@ -141,8 +142,7 @@ std::optional<NvLinkSource> nvlink_source_from_string(std::string_view text) {
 }
 
 bool is_rdma(NicKind kind) {
-  return kind == NicKind::kInfiniband || kind == NicKind::kRoce || kind == NicKind::kEfa ||
-         kind == NicKind::kOmniPath;
+  return kind == NicKind::kInfiniband || kind == NicKind::kRoce || kind == NicKind::kEfa || kind == NicKind::kOmniPath;
 }
 
 const NvLink* NvLinkInfo::find(int gpu_a, int gpu_b) const {
@@ -266,11 +266,9 @@ void finalize(Topology& topo) {
   warn_duplicate_bus_ids(topo);
   drop_dangling(topo.gpus, topo, "GPUs", topo.warnings);
   drop_dangling(topo.nics, topo, "NICs", topo.warnings);
-  std::stable_sort(topo.gpus.begin(), topo.gpus.end(),
-                   [](const Gpu& a, const Gpu& b) { return a.bus_id < b.bus_id; });
-  std::stable_sort(topo.nics.begin(), topo.nics.end(), [](const Nic& a, const Nic& b) {
-    return std::tie(a.bus_id, a.name) < std::tie(b.bus_id, b.name);
-  });
+  std::stable_sort(topo.gpus.begin(), topo.gpus.end(), [](const Gpu& a, const Gpu& b) { return a.bus_id < b.bus_id; });
+  std::stable_sort(topo.nics.begin(), topo.nics.end(),
+                   [](const Nic& a, const Nic& b) { return std::tie(a.bus_id, a.name) < std::tie(b.bus_id, b.name); });
   std::sort(topo.numa_nodes.begin(), topo.numa_nodes.end(),
             [](const NumaNode& a, const NumaNode& b) { return a.os_index < b.os_index; });
   std::sort(topo.packages.begin(), topo.packages.end(),

@@ -32,9 +32,9 @@ struct NumaNode {
 
 // One PCIe link as seen from the device below it. Zero means unknown.
 struct PciLink {
-  double gbps = 0;   // current data rate, GB/s in each direction (lane rate x width x encoding)
-  double gts = 0;    // current per-lane transfer rate, GT/s
-  int width = 0;     // current lanes
+  double gbps = 0;  // current data rate, GB/s in each direction (lane rate x width x encoding)
+  double gts = 0;   // current per-lane transfer rate, GT/s
+  int width = 0;    // current lanes
   double max_gbps = 0;
   double max_gts = 0;
   int max_width = 0;
@@ -66,18 +66,18 @@ struct PciNode {
   bool upstream_link = true;
   // Bridges this node stands for on a path: 1 per port (hwloc), 2 for one NCCL <pci> switch.
   int bridge_weight = 1;
-  IndexSet cpus;        // locality: CPUs of the nearest CPU-side ancestor (set by finalize())
-  IndexSet numa_nodes;  // locality: its NUMA nodes (OS indices)
+  IndexSet cpus;                        // locality: CPUs of the nearest CPU-side ancestor (set by finalize())
+  IndexSet numa_nodes;                  // locality: its NUMA nodes (OS indices)
   std::vector<std::string> os_devices;  // "mlx5_0", "ib0", "nvml0", "nvme0n1"
 };
 
 struct Gpu {
-  int pci = -1;          // index in Topology::pci
+  int pci = -1;  // index in Topology::pci
   std::string bus_id;
   std::uint16_t vendor_id = 0;
   std::uint16_t device_id = 0;
-  std::string name;      // "Tesla V100-SXM3-32GB-H" when known
-  std::string uuid;      // when known
+  std::string name;  // "Tesla V100-SXM3-32GB-H" when known
+  std::string uuid;  // when known
   std::vector<std::string> os_devices;
 };
 
@@ -99,8 +99,8 @@ struct Nic {
   std::uint16_t vendor_id = 0;
   std::uint16_t device_id = 0;
   NicKind kind = NicKind::kOther;
-  std::string name;        // RDMA device ("mlx5_0", "rdmap197s0") or else the interface ("eth0")
-  std::string description; // "Elastic Fabric Adapter (EFA)" when known
+  std::string name;         // RDMA device ("mlx5_0", "rdmap197s0") or else the interface ("eth0")
+  std::string description;  // "Elastic Fabric Adapter (EFA)" when known
   std::vector<std::string> os_devices;
   std::vector<NicPort> ports;
 };
@@ -119,8 +119,8 @@ std::optional<NvLinkSource> nvlink_source_from_string(std::string_view text);
 
 struct NvLinkInfo {
   NvLinkSource source = NvLinkSource::kNone;
-  std::string note;            // why there is no information, or caveats of the source
-  std::vector<NvLink> pairs;   // pairs with at least one link
+  std::string note;           // why there is no information, or caveats of the source
+  std::vector<NvLink> pairs;  // pairs with at least one link
   const NvLink* find(int gpu_a, int gpu_b) const;
 };
 
@@ -131,12 +131,12 @@ struct Topology {
   std::string tool_version;  // "hwloc 2.9.0", "NCCL topology XML version 1"
   std::vector<Package> packages;
   std::vector<NumaNode> numa_nodes;
-  IndexSet cpus;             // every CPU of the machine
-  IndexSet allowed_cpus;     // CPUs this process (or the capture's cgroup) may use; empty if unknown
+  IndexSet cpus;          // every CPU of the machine
+  IndexSet allowed_cpus;  // CPUs this process (or the capture's cgroup) may use; empty if unknown
   IndexSet allowed_numa_nodes;
   std::vector<PciNode> pci;
-  std::vector<Gpu> gpus;     // in PCI bus id order; GPU k is gpus[k]
-  std::vector<Nic> nics;     // in PCI bus id order, then name
+  std::vector<Gpu> gpus;  // in PCI bus id order; GPU k is gpus[k]
+  std::vector<Nic> nics;  // in PCI bus id order, then name
   NvLinkInfo nvlink;
   std::vector<std::string> warnings;
   // What the input lacks that a reader would otherwise miss ("the file has no I/O objects").

@@ -13,8 +13,8 @@ bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; 
 
 bool is_name_char(char c) {
   const auto u = static_cast<unsigned char>(c);
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         c == ':' || c == '-' || c == '.' || u >= 0x80;
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == ':' ||
+         c == '-' || c == '.' || u >= 0x80;
 }
 
 void append_utf8(std::string& out, std::uint32_t cp) {
@@ -41,7 +41,8 @@ class Parser {
 
   Result<XmlElement> document(bool root_only) {
     if (s_.size() > limits_.max_bytes) {
-      return Status::error(ErrorCode::kUsage, "XML input is larger than " + std::to_string(limits_.max_bytes) + " bytes");
+      return Status::error(ErrorCode::kUsage,
+                           "XML input is larger than " + std::to_string(limits_.max_bytes) + " bytes");
     }
     // XML forbids these, and a NUL would cut the document short for C parsers such as hwloc's.
     for (std::size_t i = 0; i < s_.size(); ++i) {
@@ -236,7 +237,8 @@ class Parser {
     std::vector<XmlElement> stack;
     while (true) {
       if (at_end()) {
-        return fail(stack.empty() ? "missing root element" : "unexpected end of file inside <" + stack.back().name + ">");
+        return fail(stack.empty() ? "missing root element"
+                                  : "unexpected end of file inside <" + stack.back().name + ">");
       }
       if (!stack.empty() && s_[pos_] != '<') {
         const std::size_t start = pos_;
@@ -264,7 +266,8 @@ class Parser {
         if (stack.empty()) return done;
         stack.back().children.push_back(std::move(done));
       } else {
-        if (++elements_ > limits_.max_elements) return fail("more than " + std::to_string(limits_.max_elements) + " elements");
+        if (++elements_ > limits_.max_elements)
+          return fail("more than " + std::to_string(limits_.max_elements) + " elements");
         XmlElement element;
         bool empty = false;
         COLLBENCH_RETURN_IF_ERROR(start_tag(element, empty));
@@ -272,7 +275,8 @@ class Parser {
         if (empty) {
           stack.back().children.push_back(std::move(element));
         } else {
-          if (stack.size() >= limits_.max_depth) return fail("elements nested deeper than " + std::to_string(limits_.max_depth));
+          if (stack.size() >= limits_.max_depth)
+            return fail("elements nested deeper than " + std::to_string(limits_.max_depth));
           stack.push_back(std::move(element));
         }
       }
@@ -344,8 +348,8 @@ Result<std::string> to_utf8(std::string_view bytes, const char* from) {
   const std::size_t rc = iconv(cd, &in_ptr, &in_left, &out_ptr, &out_left);
   iconv_close(cd);
   if (rc == static_cast<std::size_t>(-1) || in_left != 0) {
-    return Status::error(ErrorCode::kUsage, std::string("not valid ") + from + " at byte " +
-                                                std::to_string(in.size() - in_left));
+    return Status::error(ErrorCode::kUsage,
+                         std::string("not valid ") + from + " at byte " + std::to_string(in.size() - in_left));
   }
   out.resize(out.size() - out_left);
   return out;

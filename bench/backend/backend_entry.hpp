@@ -34,12 +34,17 @@ struct BackendSetup {
 };
 
 struct BackendFeatures {
-  std::string_view memory;     // "host" or "device"
-  bool point_to_point = false; // launch_p2p (collbench locate's pairs and groups)
-  bool groups = false;         // -m
-  bool graphs = false;         // -G
-  bool registration = false;   // -R
-  bool threads = false;        // several ranks per process (-g)
+  std::string_view memory;      // "host" or "device"
+  bool point_to_point = false;  // launch_p2p (collbench locate's pairs and groups)
+  bool groups = false;          // -m
+  bool graphs = false;          // -G
+  bool registration = false;    // -R
+  bool threads = false;         // several ranks per process (-g)
+  // The library allocates a message-sized host temporary on every call (Open MPI's large
+  // collectives): from glibc's mmap threshold each call maps it afresh and pays its page
+  // faults unless --malloc-keep. The run records it, and the anomaly analysis names that
+  // cause for a drop there (report/analysis/anomalies.hpp).
+  bool allocates_per_call = false;
 };
 
 struct BackendEntry {

@@ -18,8 +18,8 @@ class BootstrapCommunicator final : public Communicator {
   explicit BootstrapCommunicator(bootstrap::Bootstrap& boot) : boot_(boot) {}
 
   BackendInfo info() const override {
-    return {"bootstrap", "collectives over the " + std::string(boot_.name()) + " bootstrap (reference, not for bandwidth)",
-            ""};
+    return {"bootstrap",
+            "collectives over the " + std::string(boot_.name()) + " bootstrap (reference, not for bandwidth)", ""};
   }
   std::optional<std::string> unsupported(Collective, DataType, ReduceOp, int) const override { return std::nullopt; }
   Status synchronize() override { return ok_status(); }
@@ -83,7 +83,8 @@ Status BootstrapCommunicator::launch(const Call& call) {
       [[fallthrough]];
     case Collective::kAllGather:
     case Collective::kHypercube:
-      for (int r = 0; r < n; ++r) std::memcpy(out + static_cast<std::uint64_t>(r) * base * elem, block(r, 0), base * elem);
+      for (int r = 0; r < n; ++r)
+        std::memcpy(out + static_cast<std::uint64_t>(r) * base * elem, block(r, 0), base * elem);
       break;
     case Collective::kAllToAll:
       for (int r = 0; r < n; ++r) {
@@ -132,8 +133,13 @@ const BackendEntry& bootstrap_backend_entry() {
       .help = "collectives through the bootstrap's own exchanges on host memory: right results, not a bandwidth "
               "measurement (auto: when nothing else can run)",
       .auto_order = 2,
-      .features = {.memory = "host", .point_to_point = true, .groups = false, .graphs = false, .registration = false,
-                   .threads = true},
+      .features = {.memory = "host",
+                   .point_to_point = true,
+                   .groups = false,
+                   .graphs = false,
+                   .registration = false,
+                   .threads = true,
+                   .allocates_per_call = false},
       .usable = [](const BackendSetup&) -> Result<std::string> { return std::string(); },
       .launchable = [](const BackendSetup&) { return ok_status(); },
       .make = [](const BackendSetup& s) -> Result<std::unique_ptr<Backend>> {
@@ -141,11 +147,11 @@ const BackendEntry& bootstrap_backend_entry() {
       },
       .auto_note =
           [](const BackendSetup& s) {
-            return "collectives run through the " + std::string(s.boot.name()) +
-                   " bootstrap on host memory: a correctness check, not a bandwidth measurement";
-          },
+    return "collectives run through the " + std::string(s.boot.name()) +
+           " bootstrap on host memory: a correctness check, not a bandwidth measurement";
+      },
       .loaded_library = {},  // no library of its own
-  };
+      };
   return entry;
 }
 

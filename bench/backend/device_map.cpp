@@ -42,10 +42,10 @@ Result<int> choose_device(int rank, std::string_view host, int local_rank, int v
   }
   if (first_device >= 0) {
     if (first_device + local_rank < visible_devices) return first_device + local_rank;
-    return Status::error(ErrorCode::kLaunch,
-                         "rank " + std::to_string(rank) + " on " + std::string(host) + ": NCCL_TESTS_DEVICE=" +
-                             std::to_string(first_device) + " plus local rank " + std::to_string(local_rank) +
-                             " is beyond the " + std::to_string(visible_devices) + " GPUs this process sees");
+    return Status::error(ErrorCode::kLaunch, "rank " + std::to_string(rank) + " on " + std::string(host) +
+                                                 ": NCCL_TESTS_DEVICE=" + std::to_string(first_device) +
+                                                 " plus local rank " + std::to_string(local_rank) + " is beyond the " +
+                                                 std::to_string(visible_devices) + " GPUs this process sees");
   }
   if (local_rank < visible_devices) return local_rank;
   if (visible_devices == 1) return 0;

@@ -17,9 +17,9 @@ struct DeviceClaim {
   int rank = 0;
   std::string host;
   int local_rank = 0;
-  int visible_devices = 0;  // as the CUDA runtime counts them (after CUDA_VISIBLE_DEVICES)
-  int device = -1;          // the ordinal it chose; -1 when it could not choose
-  std::string pci_bus_id;   // of that device, e.g. "0000:18:00.0"
+  int visible_devices = 0;                // as the CUDA runtime counts them (after CUDA_VISIBLE_DEVICES)
+  int device = -1;                        // the ordinal it chose; -1 when it could not choose
+  std::string pci_bus_id;                 // of that device, e.g. "0000:18:00.0"
   ErrorCode error_code = ErrorCode::kOk;  // why it has no device: kComm (no driver or GPU)
   std::string error;                      // or kLaunch (local rank too large); message
 };
@@ -29,8 +29,7 @@ struct DeviceClaim {
 // task (srun --gpus-per-task=1) set CUDA_VISIBLE_DEVICES that way, and the bus-id check
 // catches the ranks that would share it by mistake. With `first_device` >= 0
 // (NCCL_TESTS_DEVICE) the ordinal is first_device + local rank, and must exist.
-Result<int> choose_device(int rank, std::string_view host, int local_rank, int visible_devices,
-                          int first_device = -1);
+Result<int> choose_device(int rank, std::string_view host, int local_rank, int visible_devices, int first_device = -1);
 
 // "no CUDA device visible (driver error 35: CUDA driver version is insufficient ...)"
 std::string no_device_message(int error_code, std::string_view error_text);

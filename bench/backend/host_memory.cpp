@@ -18,8 +18,8 @@ Result<Buffer> allocate_host(std::uint64_t bytes) {
   if (rounded > 0) {
     const int rc = posix_memalign(&data, kPage, rounded);
     if (rc != 0) {
-      return Status::error(ErrorCode::kUnsupported, "cannot allocate " + format_bytes(rounded) +
-                                                        " of host memory: " + std::strerror(rc));
+      return Status::error(ErrorCode::kUnsupported,
+                           "cannot allocate " + format_bytes(rounded) + " of host memory: " + std::strerror(rc));
     }
     // Touch every page now so that page faults never land in a timed loop.
     std::memset(data, 0, rounded);
@@ -33,7 +33,8 @@ Status HostClock::prepare(std::size_t marks) {
 }
 
 Status HostClock::read_us(std::span<double> out) {
-  if (out.size() > marks_.size()) return Status::error(ErrorCode::kInternal, "HostClock: more marks read than prepared");
+  if (out.size() > marks_.size())
+    return Status::error(ErrorCode::kInternal, "HostClock: more marks read than prepared");
   for (std::size_t i = 0; i < out.size(); ++i) {
     out[i] = std::chrono::duration<double, std::micro>(marks_[i] - marks_[0]).count();
   }
@@ -51,7 +52,7 @@ Status HostMemory::poison(void* dst, std::uint64_t bytes) {
 }
 
 Result<check::CheckResult> HostMemory::verify(const void* recv, const check::DataSpec& spec, int rank,
-                                                     std::size_t max_report) {
+                                              std::size_t max_report) {
   return check::verify_output_host(recv, spec, rank, max_report);
 }
 

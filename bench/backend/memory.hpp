@@ -19,11 +19,11 @@ namespace collbench::backend {
 
 // What this rank measures on, for the "Using devices" block.
 struct DeviceInfo {
-  std::string device = "cpu";  // "cpu" or "cuda:N"
-  int index = -1;              // device ordinal, -1 for host memory
-  std::string name;            // GPU name or CPU set
-  std::string pci_bus_id;      // empty for host memory
-  int visible_devices = -1;    // GPUs this process can see; -1 for host memory
+  std::string device = "cpu";      // "cpu" or "cuda:N"
+  int index = -1;                  // device ordinal, -1 for host memory
+  std::string name;                // GPU name or CPU set
+  std::string pci_bus_id;          // empty for host memory
+  int visible_devices = -1;        // GPUs this process can see; -1 for host memory
   std::uint64_t memory_bytes = 0;  // the device's memory; 0 for host memory
 };
 

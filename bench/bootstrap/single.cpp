@@ -17,11 +17,10 @@ Status SingleBootstrap::allgather(std::span<const std::byte> mine, std::span<std
 void SingleBootstrap::abort(int exit_code) { std::_Exit(exit_code); }
 
 const BootstrapEntry& single_bootstrap_entry() {
-  static const BootstrapEntry entry{
-      "single", "one rank, no launcher (auto: when no launcher variable is set)",
-      [](const BootstrapSetup&) -> Result<std::unique_ptr<Bootstrap>> {
-        return std::unique_ptr<Bootstrap>(std::make_unique<SingleBootstrap>());
-      }};
+  static const BootstrapEntry entry{"single", "one rank, no launcher (auto: when no launcher variable is set)",
+                                    [](const BootstrapSetup&) -> Result<std::unique_ptr<Bootstrap>> {
+                                      return std::unique_ptr<Bootstrap>(std::make_unique<SingleBootstrap>());
+                                    }};
   return entry;
 }
 

@@ -34,19 +34,32 @@ struct MiniCodec {
   COLLBENCH_HD static Storage from_double(double v) { return static_cast<Storage>(encode_nonnegative(v, F)); }
 };
 
-template <DataType T> struct Codec;
-template <> struct Codec<DataType::kInt8> : NativeCodec<std::int8_t> {};
-template <> struct Codec<DataType::kUint8> : NativeCodec<std::uint8_t> {};
-template <> struct Codec<DataType::kInt32> : NativeCodec<std::int32_t> {};
-template <> struct Codec<DataType::kUint32> : NativeCodec<std::uint32_t> {};
-template <> struct Codec<DataType::kInt64> : NativeCodec<std::int64_t> {};
-template <> struct Codec<DataType::kUint64> : NativeCodec<std::uint64_t> {};
-template <> struct Codec<DataType::kFloat> : NativeCodec<float> {};
-template <> struct Codec<DataType::kDouble> : NativeCodec<double> {};
-template <> struct Codec<DataType::kHalf> : MiniCodec<std::uint16_t, kHalf> {};
-template <> struct Codec<DataType::kBfloat16> : MiniCodec<std::uint16_t, kBfloat16> {};
-template <> struct Codec<DataType::kFp8E4M3> : MiniCodec<std::uint8_t, kE4M3> {};
-template <> struct Codec<DataType::kFp8E5M2> : MiniCodec<std::uint8_t, kE5M2> {};
+template <DataType T>
+struct Codec;
+template <>
+struct Codec<DataType::kInt8> : NativeCodec<std::int8_t> {};
+template <>
+struct Codec<DataType::kUint8> : NativeCodec<std::uint8_t> {};
+template <>
+struct Codec<DataType::kInt32> : NativeCodec<std::int32_t> {};
+template <>
+struct Codec<DataType::kUint32> : NativeCodec<std::uint32_t> {};
+template <>
+struct Codec<DataType::kInt64> : NativeCodec<std::int64_t> {};
+template <>
+struct Codec<DataType::kUint64> : NativeCodec<std::uint64_t> {};
+template <>
+struct Codec<DataType::kFloat> : NativeCodec<float> {};
+template <>
+struct Codec<DataType::kDouble> : NativeCodec<double> {};
+template <>
+struct Codec<DataType::kHalf> : MiniCodec<std::uint16_t, kHalf> {};
+template <>
+struct Codec<DataType::kBfloat16> : MiniCodec<std::uint16_t, kBfloat16> {};
+template <>
+struct Codec<DataType::kFp8E4M3> : MiniCodec<std::uint8_t, kE4M3> {};
+template <>
+struct Codec<DataType::kFp8E5M2> : MiniCodec<std::uint8_t, kE5M2> {};
 
 // Bitwise equality: the checker's notion of "right" (NaN never equals, -0 never equals +0).
 template <typename S>

@@ -12,10 +12,10 @@ namespace collbench::check {
 
 struct Segment {
   enum class Source : std::uint8_t { kReduced, kInput } source = Source::kReduced;
-  int src_rank = 0;                // for kInput
-  std::uint64_t out_begin = 0;     // first element in the receive buffer
+  int src_rank = 0;             // for kInput
+  std::uint64_t out_begin = 0;  // first element in the receive buffer
   std::uint64_t length = 0;
-  std::uint64_t src_begin = 0;     // first index in the source's input (or reduction)
+  std::uint64_t src_begin = 0;  // first index in the source's input (or reduction)
 };
 
 struct LayoutSpec {

@@ -70,8 +70,14 @@ COLLBENCH_HD std::uint32_t encode_nonnegative(double x, MiniFloat f) {
   const int e_min = 1 - f.bias;
   int e = 0;
   double m = x;
-  while (m >= 2.0) { m *= 0.5; ++e; }
-  while (m < 1.0 && e > e_min) { m *= 2.0; --e; }
+  while (m >= 2.0) {
+    m *= 0.5;
+    ++e;
+  }
+  while (m < 1.0 && e > e_min) {
+    m *= 2.0;
+    --e;
+  }
   // Now x = m * 2^e with m in [1, 2), or m in (0, 1) at e_min for a subnormal.
   const double scaled = m * static_cast<double>(std::uint64_t{1} << f.man_bits);
   const std::uint64_t q = round_half_even(scaled);  // the significand, hidden bit included

@@ -77,8 +77,8 @@ COLLBENCH_HD std::uint32_t copy_step(const Pattern& p, int rank) {
 }
 
 COLLBENCH_HD std::uint32_t copy_word(const Pattern& p, int rank, std::uint64_t i) {
-  return copy_step(p, rank) * static_cast<std::uint32_t>(i) + p.mul_high * static_cast<std::uint32_t>(i >> 32) +
-         p.add + p.rank_mul * static_cast<std::uint32_t>(rank);
+  return copy_step(p, rank) * static_cast<std::uint32_t>(i) + p.mul_high * static_cast<std::uint32_t>(i >> 32) + p.add +
+         p.rank_mul * static_cast<std::uint32_t>(rank);
 }
 
 COLLBENCH_HD std::uint64_t copy_value(const Pattern& p, int rank, std::uint64_t i) {

@@ -100,7 +100,8 @@ int dispatch(int argc, char** argv) {
   SignalStop signals;
   const std::vector<std::string> args(argv, argv + argc);
   const bool speaker = read_launch_env().likely_rank() == 0;
-  if (auto collective = drop_in_collective(args.front())) return drop_in_main(*collective, argc, argv, signals, speaker);
+  if (auto collective = drop_in_collective(args.front()))
+    return drop_in_main(*collective, argc, argv, signals, speaker);
 
   CLI::App app{"collbench " + version() + ": correctness-checked collective bandwidth benchmarks", "collbench"};
   app.footer(footer());
@@ -110,26 +111,31 @@ int dispatch(int argc, char** argv) {
   RawRunFlags raw;
   raw.env = read_nccl_tests_env();
   // run is what remains when no other subcommand was given.
-  add_command(app, "run", "Sweep message sizes of one or more collectives, check every element, "
-                          "print the nccl-tests table and write JSON (-J)",
+  add_command(app, "run",
+              "Sweep message sizes of one or more collectives, check every element, "
+              "print the nccl-tests table and write JSON (-J)",
               [&](CLI::App& c) { add_run_flags(c, raw); });
   RawPreflightFlags raw_preflight;
-  CLI::App* preflight = add_command(app, "preflight", "Prove the process group works: every rank all_reduces its rank "
-                                                      "number and must receive N(N-1)/2; launch mistakes are named",
+  CLI::App* preflight = add_command(app, "preflight",
+                                    "Prove the process group works: every rank all_reduces its rank "
+                                    "number and must receive N(N-1)/2; launch mistakes are named",
                                     [&](CLI::App& c) { add_preflight_flags(c, raw_preflight); });
   TopoCommand topo_cmd;
-  CLI::App* topo = add_command(app, "topo", "Map GPUs, NICs, NUMA nodes and CPUs: nvidia-smi style matrix, nearest "
-                                            "NIC and cores per GPU, binding advice; under a launcher, compare hosts",
+  CLI::App* topo = add_command(app, "topo",
+                               "Map GPUs, NICs, NUMA nodes and CPUs: nvidia-smi style matrix, nearest "
+                               "NIC and cores per GPU, binding advice; under a launcher, compare hosts",
                                [&](CLI::App& c) { add_topo_flags(c, topo_cmd); });
   RawHealthFlags raw_health = health_defaults();
   raw_health.run.env = raw.env;
-  CLI::App* health = add_command(app, "health", "Node acceptance and health: preflight, a short checked sweep, topology "
-                                                "against a reference and --expect, within --budget; a verdict per "
-                                                "host and an exit code",
+  CLI::App* health = add_command(app, "health",
+                                 "Node acceptance and health: preflight, a short checked sweep, topology "
+                                 "against a reference and --expect, within --budget; a verdict per "
+                                 "host and an exit code",
                                  [&](CLI::App& c) { add_health_flags(c, raw_health); });
   RawLocateFlags raw_locate;
-  CLI::App* locate = add_command(app, "locate", "Find the slow host, rank (GPU/NIC), pair or rail within a time budget: "
-                                                "straggler timing, round-robin pairs, split groups; exit 12 when found",
+  CLI::App* locate = add_command(app, "locate",
+                                 "Find the slow host, rank (GPU/NIC), pair or rail within a time budget: "
+                                 "straggler timing, round-robin pairs, split groups; exit 12 when found",
                                  [&](CLI::App& c) { add_locate_flags(c, raw_locate); });
 
   std::vector<std::string> files;
@@ -137,12 +143,14 @@ int dispatch(int argc, char** argv) {
   add_validate_flags(*validate, files);
 
   RawCompareFlags raw_compare;
-  CLI::App* compare = add_command(app, "compare", "Compare two run files point by point (exit 10 when NEW regressed "
-                                                  "beyond noise), or rank several with --nodes",
+  CLI::App* compare = add_command(app, "compare",
+                                  "Compare two run files point by point (exit 10 when NEW regressed "
+                                  "beyond noise), or rank several with --nodes",
                                   [&](CLI::App& c) { add_compare_flags(c, raw_compare); });
   RawReportFlags raw_report;
-  CLI::App* report = add_command(app, "report", "Turn run files into one self-contained HTML page (-o), an SVG chart, "
-                                                "CSV or Google Benchmark JSON",
+  CLI::App* report = add_command(app, "report",
+                                 "Turn run files into one self-contained HTML page (-o), an SVG chart, "
+                                 "CSV or Google Benchmark JSON",
                                  [&](CLI::App& c) { add_report_flags(c, raw_report); });
 
   if (auto done = parse(app, argc, argv, speaker)) return *done;
@@ -153,7 +161,8 @@ int dispatch(int argc, char** argv) {
   }
   if (*compare || *report) {
     const std::string generator = "collbench " + version() + " (" + git_commit() + ")";
-    const Status s = *compare ? compare_command(raw_compare, std::cout) : report_command(raw_report, generator, std::cout);
+    const Status s = *compare ? compare_command(raw_compare, std::cout)
+                              : report_command(raw_report, generator, std::cout);
     return s.ok() ? 0 : report_error(s, "");
   }
   if (*locate) {

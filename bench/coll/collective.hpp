@@ -46,60 +46,61 @@ struct PeerCounts {
 
 std::uint64_t peer_count(const PeerCounts& p, int from, int to);   // elements `from` sends `to`
 std::uint64_t send_offset(const PeerCounts& p, int from, int to);  // elements before `to`'s block in from's send buffer
-std::uint64_t recv_offset(const PeerCounts& p, int to, int from);  // elements before `from`'s block in to's receive buffer
+std::uint64_t recv_offset(const PeerCounts& p, int to,
+                          int from);  // elements before `from`'s block in to's receive buffer
 std::uint64_t send_total(const PeerCounts& p, int from);
 std::uint64_t recv_total(const PeerCounts& p, int to);
 
 // How nccl-tests turns the element count of a message size into the counts of one call.
 // `count` is size / element size; offsets are in elements and are multiplied by the rank.
 struct Counts {
-  std::uint64_t send = 0;        // elements in each rank's send buffer (the largest, per peer)
-  std::uint64_t recv = 0;        // elements in each rank's receive buffer (the largest, per peer)
-  std::uint64_t param = 0;       // the count argument of the library call (per peer for alltoall(v))
+  std::uint64_t send = 0;                 // elements in each rank's send buffer (the largest, per peer)
+  std::uint64_t recv = 0;                 // elements in each rank's receive buffer (the largest, per peer)
+  std::uint64_t param = 0;                // the count argument of the library call (per peer for alltoall(v))
   std::uint64_t send_inplace_offset = 0;  // in-place: send = recv + offset * rank
   std::uint64_t recv_inplace_offset = 0;  // in-place: recv = send + offset * rank
-  PeerCounts peers;              // CountRule::kPerPeer only
+  PeerCounts peers;                       // CountRule::kPerPeer only
 };
 
 enum class CountRule : std::uint8_t {
-  kWhole,       // every rank sends and receives the whole buffer
-  kGatherLike,  // each rank contributes count/n (rounded to 16 B), receives n of them
-  kScatterLike, // each rank sends n blocks of count/n, receives one
-  kAllToAll,    // n blocks of count/n each way
-  kPerPeer,     // a block per peer, of its own size (PeerCounts)
+  kWhole,        // every rank sends and receives the whole buffer
+  kGatherLike,   // each rank contributes count/n (rounded to 16 B), receives n of them
+  kScatterLike,  // each rank sends n blocks of count/n, receives one
+  kAllToAll,     // n blocks of count/n each way
+  kPerPeer,      // a block per peer, of its own size (PeerCounts)
 };
 
 // Where each element of a rank's output comes from (bench/check/layout.hpp walks it).
 enum class Layout : std::uint8_t {
-  kReduced,            // all_reduce: the reduction of every rank's input
-  kRootReduced,        // reduce: the same, at the root only
-  kReducedBlock,       // reduce_scatter: this rank's block of the reduction
-  kRootInput,          // broadcast: the root's input
-  kPreviousInput,      // sendrecv: the input of the rank before this one
-  kRootBlock,          // scatter: this rank's block of the root's input
-  kEveryInput,         // all_gather, hypercube: every rank's input, in rank order
-  kRootEveryInput,     // gather: the same, at the root only
-  kBlockOfEach,        // alltoall: this rank's block of every rank's input
-  kPeerBlockOfEach,    // alltoallv: the same, with per-peer lengths
+  kReduced,          // all_reduce: the reduction of every rank's input
+  kRootReduced,      // reduce: the same, at the root only
+  kReducedBlock,     // reduce_scatter: this rank's block of the reduction
+  kRootInput,        // broadcast: the root's input
+  kPreviousInput,    // sendrecv: the input of the rank before this one
+  kRootBlock,        // scatter: this rank's block of the root's input
+  kEveryInput,       // all_gather, hypercube: every rank's input, in rank order
+  kRootEveryInput,   // gather: the same, at the root only
+  kBlockOfEach,      // alltoall: this rank's block of every rank's input
+  kPeerBlockOfEach,  // alltoallv: the same, with per-peer lengths
 };
 
 // busbw = algbw * factor(n) (nccl-tests' definition; ring-equivalent bandwidth).
 enum class BusFactor : std::uint8_t { kAllReduce, kNMinus1OverN, kOne };
 // The bytes S in algbw = S / t.
 enum class AlgBytes : std::uint8_t {
-  kParam,             // param elements
-  kParamTimesN,       // param elements from (or to) each rank
-  kParamTimesNMinus1, // hypercube: what each rank receives
-  kLargestTotal,      // alltoallv: the largest send or receive total of any rank
+  kParam,              // param elements
+  kParamTimesN,        // param elements from (or to) each rank
+  kParamTimesNMinus1,  // hypercube: what each rank receives
+  kLargestTotal,       // alltoallv: the largest send or receive total of any rank
 };
 
 struct CollectiveTraits {
   Collective collective;
-  std::string_view name;       // "all_reduce"; the drop-in binary is name + "_perf"
-  std::string_view summary;    // one line for --help
-  bool takes_op;               // a reduction
+  std::string_view name;     // "all_reduce"; the drop-in binary is name + "_perf"
+  std::string_view summary;  // one line for --help
+  bool takes_op;             // a reduction
   bool takes_root;
-  bool power_of_two_ranks;     // runs on 2^k ranks only
+  bool power_of_two_ranks;  // runs on 2^k ranks only
   // A pattern of sends and receives between peers, which a library without a native call
   // builds from point-to-point operations (and which cannot alias its buffers safely).
   bool peer_exchange;

@@ -31,13 +31,12 @@ Result<SweepPlan> HealthRun::plan() const {
 Status HealthRun::check_budget(const SweepPlan& plan) const {
   const RunOptions& o = options_.run;
   if (o.iterations != 0 || o.run_cycles == 0) return ok_status();
-  const double worst =
-      static_cast<double>(plan.rows.size()) * 2 * o.precision.max_time_s * static_cast<double>(o.run_cycles);
+  const double worst = static_cast<double>(plan.rows.size()) * 2 * o.precision.max_time_s *
+                       static_cast<double>(o.run_cycles);
   if (worst <= kSweepShareOfBudget * options_.budget_s) return ok_status();
   return Status::error(ErrorCode::kUsage, "--budget " + seconds(options_.budget_s) + ": the sweep may take up to " +
                                               seconds(worst) + " s (" + std::to_string(plan.rows.size()) +
-                                              " rows x 2 placements x --max-time " +
-                                              seconds(o.precision.max_time_s) +
+                                              " rows x 2 placements x --max-time " + seconds(o.precision.max_time_s) +
                                               " s), more than half of it; raise --budget, or lower --max-time or "
                                               "the sizes");
 }
@@ -74,7 +73,7 @@ Result<bool> HealthRun::agree_go(const report::PreflightReport& preflight) {
 
 Result<HealthSweep> HealthRun::sweep(const SweepPlan& plan, const std::stop_token& stop) {
   HealthSweep swept;
-  COLLBENCH_ASSIGN_OR_RETURN(swept.context, host_.sweep_context());
+  COLLBENCH_ASSIGN_OR_RETURN(swept.context, host_.sweep_context(plan));
   Runner runner(options_.run, boot_, backend_, host_.sweep_reporter(), watchdog_);
   auto outcome = runner.run(plan, swept.context, stop);
   host_.sweep_ended(outcome.ok());

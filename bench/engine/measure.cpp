@@ -22,7 +22,8 @@ Status timed_batch(backend::Backend& backend, bootstrap::Bootstrap& boot, const 
                    const RunOptions& options, const RowTiming& row, std::uint64_t iterations, Watchdog* watchdog,
                    const std::string& what, Timing& out, Samples& samples) {
   LoopTimes loop;
-  const std::uint64_t operations = iterations * options.aggregation * std::max<std::uint64_t>(1, options.graph_launches);
+  const std::uint64_t operations = iterations * options.aggregation *
+                                   std::max<std::uint64_t>(1, options.graph_launches);
   WatchedStep step(watchdog, what + ": timed loop of " + std::to_string(iterations) + " iterations", operations + 1);
   const LoopPlan plan{iterations, samples.next_iteration, row.rotation, row.row_bytes};
   COLLBENCH_RETURN_IF_ERROR(time_loop(backend, boot, call, options, plan, watchdog, loop));
@@ -56,9 +57,10 @@ Result<PrecisionState> agree(bootstrap::Bootstrap& boot, const Timing& t, const 
 // Each figure of this rank's statistics, then the largest over ranks.
 Result<report::TimeStats> slowest_statistics(bootstrap::Bootstrap& boot, std::span<const double> samples) {
   const report::TimeStats mine = time_stats(samples);
-  std::array<double, 11> v = {mine.mean_us, mine.median_us, mine.min_us,          mine.max_us,
-                              mine.p95_us,  mine.p99_us,    mine.stdev_us,        mine.cv,
-                              mine.median_ci95_rel, static_cast<double>(mine.samples), mine.far_share};
+  std::array<double, 11> v = {
+      mine.mean_us,  mine.median_us, mine.min_us, mine.max_us,          mine.p95_us,
+      mine.p99_us,   mine.stdev_us,  mine.cv,     mine.median_ci95_rel, static_cast<double>(mine.samples),
+      mine.far_share};
   COLLBENCH_RETURN_IF_ERROR(boot.allreduce(v, ReduceOp::kMax));
   report::TimeStats out;
   out.mean_us = v[0];
@@ -87,7 +89,8 @@ std::uint64_t next_batch(const PrecisionState& s, const Precision& p, bool per_i
   const auto done = static_cast<double>(s.iterations);
   if (s.iterations == 0) return per_iteration_samples ? p.min_iterations : 1;
   const double per_iteration = std::max(s.spent_s / done, 1e-9);
-  const double room = std::min((p.max_time_s - s.spent_s) / per_iteration, static_cast<double>(p.max_iterations) - done);
+  const double room = std::min((p.max_time_s - s.spent_s) / per_iteration,
+                               static_cast<double>(p.max_iterations) - done);
   double want = 0;
   if (per_iteration_samples) {
     // Enough to reach the minimum time, and at least as many again as so far: the interval

@@ -35,7 +35,8 @@ PreflightProblem problem(Severity severity, std::vector<int> ranks, std::vector<
 void check_world_size(const std::vector<PreflightRank>& ranks, int world_size, std::vector<PreflightProblem>& out) {
   std::map<int, std::vector<const PreflightRank*>> by_claim;
   for (const auto& r : ranks) {
-    if (r.launcher_world_size >= 0 && r.launcher_world_size != world_size) by_claim[r.launcher_world_size].push_back(&r);
+    if (r.launcher_world_size >= 0 && r.launcher_world_size != world_size)
+      by_claim[r.launcher_world_size].push_back(&r);
   }
   for (const auto& [claim, group] : by_claim) {
     std::vector<int> ids;
@@ -45,8 +46,9 @@ void check_world_size(const std::vector<PreflightRank>& ranks, int world_size, s
       hosts.insert(r->host);
     }
     out.push_back(problem(Severity::kError, ids, {hosts.begin(), hosts.end()},
-                          rank_list(ids) + " on " + join({hosts.begin(), hosts.end()}, ", ") + " were started for a world of " +
-                              std::to_string(claim) + " ranks, but " + std::to_string(world_size) + " joined",
+                          rank_list(ids) + " on " + join({hosts.begin(), hosts.end()}, ", ") +
+                              " were started for a world of " + std::to_string(claim) + " ranks, but " +
+                              std::to_string(world_size) + " joined",
                           "start every rank with the same WORLD_SIZE (or the same mpirun -np / srun --ntasks)"));
   }
 }
@@ -65,8 +67,8 @@ void check_hosts(const std::vector<PreflightRank>& ranks, std::vector<PreflightP
       if (r->visible_devices >= 0 && r->local_rank >= r->visible_devices) {
         out.push_back(problem(Severity::kError, {r->rank}, {host},
                               "rank " + std::to_string(r->rank) + " on " + host + " has local rank " +
-                                  std::to_string(r->local_rank) + " but sees only " + std::to_string(r->visible_devices) +
-                                  " GPU(s)",
+                                  std::to_string(r->local_rank) + " but sees only " +
+                                  std::to_string(r->visible_devices) + " GPU(s)",
                               "launch at most one rank per visible GPU on each host, or fix CUDA_VISIBLE_DEVICES"));
       }
     }
@@ -90,7 +92,8 @@ void check_hosts(const std::vector<PreflightRank>& ranks, std::vector<PreflightP
       parts.push_back(join(hosts, ", ") + ": " + std::to_string(count));
       all_hosts.insert(all_hosts.end(), hosts.begin(), hosts.end());
     }
-    out.push_back(problem(Severity::kWarning, {}, all_hosts, "hosts run different numbers of ranks (" + join(parts, "; ") + ")",
+    out.push_back(problem(Severity::kWarning, {}, all_hosts,
+                          "hosts run different numbers of ranks (" + join(parts, "; ") + ")",
                           "check the hostfile, --map-by or srun --ntasks-per-node"));
   }
 }
@@ -132,8 +135,8 @@ Result<std::int64_t> sum_of_ranks(bootstrap::Bootstrap& boot, backend::Backend& 
   const auto mine = static_cast<std::int64_t>(boot.rank());
   COLLBENCH_RETURN_IF_ERROR(backend.memory().write_bytes(buffer.data(), &mine, sizeof mine));
   const coll::Counts one = coll::counts_for(coll::Collective::kAllReduce, 1, sizeof mine, boot.size());
-  const backend::Call call{coll::Collective::kAllReduce, DataType::kInt64, ReduceOp::kSum, 0, one, buffer.data(),
-                           buffer.data(), true};
+  const backend::Call call{
+      coll::Collective::kAllReduce, DataType::kInt64, ReduceOp::kSum, 0, one, buffer.data(), buffer.data(), true};
   COLLBENCH_RETURN_IF_ERROR(boot.barrier());
   const auto start = std::chrono::steady_clock::now();
   COLLBENCH_RETURN_IF_ERROR(backend.comm().launch(call));
@@ -156,9 +159,10 @@ std::vector<PreflightProblem> find_launch_problems(const std::vector<PreflightRa
 Result<report::PreflightReport> run_preflight(bootstrap::Bootstrap& boot, backend::Backend& backend,
                                               const PreflightInputs& in) {
   const backend::DeviceInfo device = backend.device();
-  PreflightRank me{boot.rank(), in.host, static_cast<long>(getpid()), boot.local_rank(), boot.local_size(),
-                   device.device, device.name, device.pci_bus_id, in.launcher_world_size, in.visible_devices,
-                   in.bootstrap_ms, in.communicator_ms};
+  PreflightRank me{boot.rank(),        in.host,           static_cast<long>(getpid()),
+                   boot.local_rank(),  boot.local_size(), device.device,
+                   device.name,        device.pci_bus_id, in.launcher_world_size,
+                   in.visible_devices, in.bootstrap_ms,   in.communicator_ms};
   COLLBENCH_ASSIGN_OR_RETURN(auto texts, bootstrap::allgather_strings(boot, encode_facts(me)));
   report::PreflightReport rep;
   rep.job.nranks = boot.size();

@@ -23,7 +23,7 @@ class ProgressModel {
   double remaining_s() const;
 
  private:
-  std::vector<double> sizes_;   // requested bytes of every row of one cycle
+  std::vector<double> sizes_;  // requested bytes of every row of one cycle
   std::uint64_t cycles_;
   std::size_t done_ = 0;
   double last_elapsed_ = 0;

@@ -39,8 +39,8 @@ Result<report::RankInfo> decode(std::string_view text) {
 
 Result<std::vector<report::RankInfo>> gather_rank_table(bootstrap::Bootstrap& boot, const backend::DeviceInfo& device,
                                                         const std::string& host) {
-  report::RankInfo mine{boot.rank(), host, static_cast<long>(getpid()), boot.local_rank(), device.device,
-                        device.name, device.pci_bus_id, device.memory_bytes};
+  report::RankInfo mine{boot.rank(),   host,        static_cast<long>(getpid()), boot.local_rank(),
+                        device.device, device.name, device.pci_bus_id,           device.memory_bytes};
   COLLBENCH_ASSIGN_OR_RETURN(auto texts, bootstrap::allgather_strings(boot, encode(mine)));
   std::vector<report::RankInfo> table;
   table.reserve(texts.size());

@@ -38,6 +38,15 @@ struct FaultPlan {
 
 enum class Average : int { kRank0 = 0, kMean = 1, kMin = 2, kMax = 3 };
 
+// nccl-tests' -z, by its number: what each timed iteration waits for after its launch
+// (timing.hpp, time_loop).
+enum class Blocking : int {
+  kAsync = 0,               // nothing: launches queue, the loop's end waits for them all
+  kSyncBarrier = 1,         // its completion, then a barrier of the ranks, both timed
+  kSync = 2,                // its completion, no barrier
+  kSyncUntimedBarrier = 3,  // its completion, then a barrier the time leaves out
+};
+
 // Precision-driven timing (when RunOptions::iterations is 0): iterations run in growing
 // batches until the median per-iteration time is known well enough.
 struct Precision {
@@ -63,10 +72,10 @@ struct RunOptions {
   std::uint64_t warmup_iterations = 1;
   std::uint64_t check_iterations = 1;
   Average average = Average::kMean;
-  int blocking = 0;               // nccl-tests -z: 0 async, 1 sync+barrier, 2 sync, 3 barrier excluded
-  std::uint64_t aggregation = 1;  // nccl-tests -m: operations launched as one group per iteration
-  std::uint64_t graph_launches = 0;  // nccl-tests -G: replays of the captured iterations (0: no capture)
-  std::uint64_t run_cycles = 1;   // 0: until interrupted
+  Blocking blocking = Blocking::kAsync;  // nccl-tests -z
+  std::uint64_t aggregation = 1;         // nccl-tests -m: operations launched as one group per iteration
+  std::uint64_t graph_launches = 0;      // nccl-tests -G: replays of the captured iterations (0: no capture)
+  std::uint64_t run_cycles = 1;          // 0: until interrupted
   // -I 1: mark every iteration (CUDA events on GPUs); host clocks mark them anyway, as they
   // cost nothing that a collective would feel. -K: marks left out of the statistics.
   bool per_iteration_timing = false;
@@ -75,10 +84,10 @@ struct RunOptions {
   // --fixed-buffers: every iteration on the same addresses, instead of nccl-tests' rotation
   // through the allocation (timing.hpp, Rotation).
   bool fixed_buffers = false;
-  double min_busbw_gbps = 0;       // NCCL_TESTS_MIN_BW: the average busbw must reach 0.9 x this
+  double min_busbw_gbps = 0;  // NCCL_TESTS_MIN_BW: the average busbw must reach 0.9 x this
   std::uint64_t seed = 1;
-  std::size_t max_mismatches = 8; // reported per row and rank
-  coll::CountOptions counts;      // per-peer sizes of variable-count collectives
+  std::size_t max_mismatches = 8;  // reported per row and rank
+  coll::CountOptions counts;       // per-peer sizes of variable-count collectives
   FaultPlan fault;
 };
 

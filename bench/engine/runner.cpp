@@ -57,8 +57,20 @@ report::RunStatus status_after(const Status& error) {
   switch (error.code()) {
     case ErrorCode::kTimeout: return report::RunStatus::kTimeout;
     case ErrorCode::kInterrupted: return report::RunStatus::kInterrupted;
-    default: return report::RunStatus::kError;
+    case ErrorCode::kOk:  // not a failure; a run that ends on it ended wrongly all the same
+    case ErrorCode::kInternal:
+    case ErrorCode::kUsage:
+    case ErrorCode::kComm:
+    case ErrorCode::kUnsupported:
+    case ErrorCode::kWrongData:
+    case ErrorCode::kLaunch:
+    case ErrorCode::kIo:
+    case ErrorCode::kRegression:
+    case ErrorCode::kMismatch:
+    case ErrorCode::kOutlier:
+    case ErrorCode::kBelowExpectation: return report::RunStatus::kError;
   }
+  return report::RunStatus::kError;  // a code outside the enum (a cast): still an error
 }
 
 // The largest peak resident set of any rank, in bytes (getrusage reports KiB on Linux).
@@ -92,22 +104,22 @@ Result<report::Measurement> Runner::measure_placement(const RowPlan& row, Placem
   const int rank = boot_.rank();
   const std::string what = describe(row, placement);
   const PlacementBuffers buf = buffers_for(row, placement, send_, recv_, rank);
-  const backend::Call call{row.collective, row.type,   row.op,  row.root, row.counts,
-                           buf.send,       buf.recv, placement == Placement::kInPlace};
+  const backend::Call call{row.collective, row.type, row.op,   row.root,
+                           row.counts,     buf.send, buf.recv, placement == Placement::kInPlace};
 
   const check::DataSpec spec = check::make_data_spec(row.collective, row.type, row.op, boot_.size(), row.root,
                                                      row.counts, check_seed(options_, 0));
   COLLBENCH_RETURN_IF_ERROR(backend_.memory().poison(buf.region, buf.region_bytes));
   COLLBENCH_RETURN_IF_ERROR(backend_.memory().fill_input(buf.send, row.counts.send, spec, rank));
   const std::uint64_t elem = traits(row.type).size;
-  const RowTiming row_timing{
-      row.requested_bytes,
-      rotation_for(std::max(row.counts.send, row.counts.recv) * elem, buffer_bytes_, options_.fixed_buffers)};
+  const RowTiming row_timing{row.requested_bytes, rotation_for(std::max(row.counts.send, row.counts.recv) * elem,
+                                                               buffer_bytes_, options_.fixed_buffers)};
   {
     WatchedStep step(watchdog_, what + ": warm-up", options_.warmup_iterations);
     COLLBENCH_RETURN_IF_ERROR(warm_up(backend_, call, options_, row_timing.rotation));
   }
-  COLLBENCH_ASSIGN_OR_RETURN(const Timing timing, measure(backend_, boot_, call, options_, row_timing, watchdog_, what));
+  COLLBENCH_ASSIGN_OR_RETURN(const Timing timing,
+                             measure(backend_, boot_, call, options_, row_timing, watchdog_, what));
   WatchedStep exchange(watchdog_, what + ": exchange of timings and checks", 3 + options_.check_iterations * 3);
 
   // Cross-rank figures, all outside the timed region.
@@ -116,7 +128,8 @@ Result<report::Measurement> Runner::measure_placement(const RowPlan& row, Placem
   m.iterations = timing.iterations;
   std::vector<double> per_rank(static_cast<std::size_t>(boot_.size()));
   const double mine = timing.elapsed_us / static_cast<double>(timing.operations);
-  COLLBENCH_RETURN_IF_ERROR(boot_.allgather(std::as_bytes(std::span(&mine, 1)), std::as_writable_bytes(std::span(per_rank))));
+  COLLBENCH_RETURN_IF_ERROR(
+      boot_.allgather(std::as_bytes(std::span(&mine, 1)), std::as_writable_bytes(std::span(per_rank))));
   m.time_us = combine(per_rank, options_.average);
   m.per_iteration = timing.per_iteration;
   const auto slowest = static_cast<std::size_t>(std::max_element(per_rank.begin(), per_rank.end()) - per_rank.begin());
@@ -183,8 +196,13 @@ Status Runner::finish(RunOutcome& outcome, report::RunStatus status, const Statu
   return reporter_.end(outcome.summary);
 }
 
+report::BufferConfig buffer_config(const SweepPlan& plan, const RunOptions& options) {
+  return {options.fixed_buffers ? report::BufferPolicy::kFixed : report::BufferPolicy::kRotated,
+          std::max<std::uint64_t>(plan.buffer_bytes, 1)};
+}
+
 Status Runner::allocate(const SweepPlan& plan) {
-  buffer_bytes_ = std::max<std::uint64_t>(plan.buffer_bytes, 1);
+  buffer_bytes_ = buffer_config(plan, options_).bytes_per_buffer;
   COLLBENCH_ASSIGN_OR_RETURN(send_, backend_.allocate(buffer_bytes_));
   COLLBENCH_ASSIGN_OR_RETURN(recv_, backend_.allocate(buffer_bytes_));
   return ok_status();
@@ -198,7 +216,8 @@ Status Runner::sweep(const SweepPlan& plan, const std::stop_token& stop, RunOutc
       WatchedStep between(watchdog_, "the exchange between rows");
       COLLBENCH_ASSIGN_OR_RETURN(const bool stopping, agree_to_stop(boot_, stop));
       if (stopping) {
-        return Status::error(ErrorCode::kInterrupted, "interrupted after " + std::to_string(outcome.rows.size()) + " rows");
+        return Status::error(ErrorCode::kInterrupted,
+                             "interrupted after " + std::to_string(outcome.rows.size()) + " rows");
       }
       COLLBENCH_ASSIGN_OR_RETURN(auto rec, measure_row(row));
       // A signal seen during the row already saved the report without it: the row is not
@@ -230,7 +249,7 @@ Result<RunOutcome> Runner::run(const SweepPlan& plan, const report::RunContext& 
   // Whatever ended the sweep, the reports learn how it ended and keep the finished rows.
   if (!status.ok()) {
     const report::RunStatus how = status.code() == ErrorCode::kInterrupted ? report::RunStatus::kInterrupted
-                                                                            : status_after(status);
+                                                                           : status_after(status);
     (void)finish(outcome, how, status.code() == ErrorCode::kInterrupted ? ok_status() : status);
     return status;
   }

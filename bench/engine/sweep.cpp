@@ -15,11 +15,14 @@ Status usage(std::string message) { return Status::error(ErrorCode::kUsage, std:
 Result<std::vector<std::uint64_t>> size_series(std::uint64_t min_bytes, std::uint64_t max_bytes,
                                                std::uint64_t step_factor, std::uint64_t step_bytes) {
   if (min_bytes > max_bytes) {
-    return usage("-b/--minbytes " + std::to_string(min_bytes) + " is larger than -e/--maxbytes " + std::to_string(max_bytes));
+    return usage("-b/--minbytes " + std::to_string(min_bytes) + " is larger than -e/--maxbytes " +
+                 std::to_string(max_bytes));
   }
   if (step_factor == 0 && step_bytes == 0) return usage("-i/--stepbytes must be at least 1");
-  if (step_factor != 0 && step_factor < 2) return usage("-f/--stepfactor must be at least 2 (got " + std::to_string(step_factor) + ")");
-  if (step_factor != 0 && min_bytes == 0) return usage("-b/--minbytes must be at least 1 byte when stepping by a factor");
+  if (step_factor != 0 && step_factor < 2)
+    return usage("-f/--stepfactor must be at least 2 (got " + std::to_string(step_factor) + ")");
+  if (step_factor != 0 && min_bytes == 0)
+    return usage("-b/--minbytes must be at least 1 byte when stepping by a factor");
   std::vector<std::uint64_t> sizes;
   for (std::uint64_t size = min_bytes; size <= max_bytes;) {
     if (sizes.size() == kMaxSizes) {
@@ -51,14 +54,16 @@ Result<SweepPlan> plan_sweep(const RunOptions& options, int nranks, std::uint64_
   }
   COLLBENCH_ASSIGN_OR_RETURN(auto sizes, size_series(min_bytes, max_bytes, options.step_factor, options.step_bytes));
   if (options.root < 0 || options.root >= nranks) {
-    return usage("-r/--root " + std::to_string(options.root) + " is not a rank of this job (0.." + std::to_string(nranks - 1) + ")");
+    return usage("-r/--root " + std::to_string(options.root) + " is not a rank of this job (0.." +
+                 std::to_string(nranks - 1) + ")");
   }
   for (coll::Collective c : options.collectives) {
     const auto& t = coll::traits(c);
     std::vector<int> roots = {-1};
     if (t.takes_root) {
       roots.clear();
-      for (int r = options.all_roots ? 0 : options.root; r <= (options.all_roots ? nranks - 1 : options.root); ++r) roots.push_back(r);
+      for (int r = options.all_roots ? 0 : options.root; r <= (options.all_roots ? nranks - 1 : options.root); ++r)
+        roots.push_back(r);
     }
     const std::vector<ReduceOp> ops = t.takes_op ? options.ops : std::vector<ReduceOp>{ReduceOp::kSum};
     for (DataType type : options.types) {

@@ -19,14 +19,14 @@ Result<std::vector<std::uint64_t>> size_series(std::uint64_t min_bytes, std::uin
 struct RowPlan {
   coll::Collective collective{};
   DataType type{};
-  ReduceOp op{};      // ignored when the collective takes no op
-  int root = -1;      // -1 when the collective takes no root
+  ReduceOp op{};  // ignored when the collective takes no op
+  int root = -1;  // -1 when the collective takes no root
   std::uint64_t requested_bytes = 0;
   coll::Counts counts;
 };
 
 struct SweepPlan {
-  std::vector<RowPlan> rows;     // one cycle
+  std::vector<RowPlan> rows;  // one cycle
   // Each of the send and receive buffers holds this much (as nccl-tests allocates both at
   // -e): the largest send or receive buffer of any row, in-place layouts included. The
   // rotation moves through it.

@@ -12,6 +12,17 @@ double micros_since(Clock::time_point start) {
   return std::chrono::duration<double, std::micro>(Clock::now() - start).count();
 }
 
+// Whether an iteration waits for its own completion before the next (every -z but 0).
+bool waits(Blocking b) {
+  switch (b) {
+    case Blocking::kAsync: return false;
+    case Blocking::kSyncBarrier:
+    case Blocking::kSync:
+    case Blocking::kSyncUntimedBarrier: return true;
+  }
+  return true;
+}
+
 bool slowed(const FaultPlan& fault, const bootstrap::Bootstrap& boot, std::uint64_t call_bytes) {
   return fault.slow_rank && *fault.slow_rank == boot.rank() && call_bytes >= fault.min_bytes;
 }
@@ -28,7 +39,8 @@ class SizeFault {
 
   bool slows() const { return factor_ > 1; }
   void before(std::uint64_t iteration) const {
-    if (stall_every_ > 0 && iteration % stall_every_ == 0) std::this_thread::sleep_for(std::chrono::microseconds(stall_));
+    if (stall_every_ > 0 && iteration % stall_every_ == 0)
+      std::this_thread::sleep_for(std::chrono::microseconds(stall_));
   }
   void after(std::chrono::steady_clock::duration took) {
     if (factor_ <= 1) return;
@@ -140,7 +152,7 @@ Status check_launch_modes(const RunOptions& o, const backend::Backend& backend) 
     return Status::error(ErrorCode::kUnsupported, "-G/--cudagraph " + std::to_string(o.graph_launches) + ": the " +
                                                       name + " backend cannot capture launches (the nccl backend can)");
   }
-  if (o.graph_launches > 0 && o.blocking != 0) {
+  if (o.graph_launches > 0 && o.blocking != Blocking::kAsync) {
     return Status::error(ErrorCode::kUsage, "-G/--cudagraph replays captured launches, which cannot wait or meet in a "
                                             "barrier: use it with -z 0");
   }
@@ -157,11 +169,11 @@ Status warm_up(backend::Backend& backend, const backend::Call& call, const RunOp
   return backend.comm().synchronize();
 }
 
-Status time_loop(backend::Backend& backend, bootstrap::Bootstrap& boot, const backend::Call& call,
-                 const RunOptions& o, const LoopPlan& plan, Watchdog* watchdog, LoopTimes& out) {
+Status time_loop(backend::Backend& backend, bootstrap::Bootstrap& boot, const backend::Call& call, const RunOptions& o,
+                 const LoopPlan& plan, Watchdog* watchdog, LoopTimes& out) {
   if (o.graph_launches > 0) return time_replays(backend, boot, call, o, plan, watchdog, out);
   const std::uint64_t iterations = plan.iterations;
-  const bool barrier_excluded = o.blocking == 3;
+  const bool barrier_excluded = o.blocking == Blocking::kSyncUntimedBarrier;
   const bool marked = marks_iterations(o, backend);
   const std::size_t marks = barrier_excluded ? 2 * iterations : iterations + 1;
   backend::IterationClock& clock = backend.memory().clock();
@@ -182,9 +194,9 @@ Status time_loop(backend::Backend& backend, bootstrap::Bootstrap& boot, const ba
     if (marked) clock.mark(barrier_excluded ? 2 * i : i);
     size_fault.before(i);
     COLLBENCH_RETURN_IF_ERROR(launcher.launch(first + i));
-    if (o.blocking != 0 || size_fault.slows()) COLLBENCH_RETURN_IF_ERROR(backend.comm().synchronize());
+    if (waits(o.blocking) || size_fault.slows()) COLLBENCH_RETURN_IF_ERROR(backend.comm().synchronize());
     size_fault.after(Clock::now() - began);
-    if (o.blocking == 1) COLLBENCH_RETURN_IF_ERROR(boot.barrier());
+    if (o.blocking == Blocking::kSyncBarrier) COLLBENCH_RETURN_IF_ERROR(boot.barrier());
     if (barrier_excluded) {
       if (marked) clock.mark(2 * i + 1);
       launched_and_waited_us += micros_since(began);

@@ -37,8 +37,8 @@ struct LoopTimes {
   // The host clock around the loop and its final wait (-z 3: around each iteration's launches
   // and wait, without its barrier, summed), as nccl-tests measures it.
   double elapsed_us = 0;
-  std::uint64_t operations = 0;       // collectives that elapsed_us covers
-  std::vector<double> iteration_us;   // per iteration, per operation; empty when not marked
+  std::uint64_t operations = 0;      // collectives that elapsed_us covers
+  std::vector<double> iteration_us;  // per iteration, per operation; empty when not marked
 };
 
 // Refuses -m and -G on a backend that cannot group or capture launches, and -G with -z 1 or

@@ -47,7 +47,9 @@ Result<std::vector<report::Mismatch>> gather_mismatches(bootstrap::Bootstrap& bo
 
 }  // namespace
 
-std::uint64_t check_seed(const RunOptions& options, std::uint64_t iteration) { return options.seed * 1000003 + iteration; }
+std::uint64_t check_seed(const RunOptions& options, std::uint64_t iteration) {
+  return options.seed * 1000003 + iteration;
+}
 
 Result<CheckOutcome> check_row(backend::Backend& backend, bootstrap::Bootstrap& boot, const RunOptions& options,
                                const CheckContext& ctx) {
@@ -57,14 +59,15 @@ Result<CheckOutcome> check_row(backend::Backend& backend, bootstrap::Bootstrap& 
                             row.requested_bytes >= options.fault.min_bytes;
   CheckOutcome outcome;
   for (std::uint64_t it = 1; it <= options.check_iterations; ++it) {
-    const check::DataSpec spec =
-        check::make_data_spec(row.collective, row.type, row.op, boot.size(), row.root, row.counts, check_seed(options, it));
+    const check::DataSpec spec = check::make_data_spec(row.collective, row.type, row.op, boot.size(), row.root,
+                                                       row.counts, check_seed(options, it));
     COLLBENCH_RETURN_IF_ERROR(backend.memory().poison(ctx.buffers.region, ctx.buffers.region_bytes));
     COLLBENCH_RETURN_IF_ERROR(backend.memory().fill_input(ctx.buffers.send, row.counts.send, spec, rank));
     COLLBENCH_RETURN_IF_ERROR(backend.comm().launch(ctx.call));
     COLLBENCH_RETURN_IF_ERROR(backend.comm().synchronize());
     if (corrupt_here) COLLBENCH_RETURN_IF_ERROR(corrupt_one_element(backend, ctx, options.fault.corrupt_index));
-    COLLBENCH_ASSIGN_OR_RETURN(check::CheckResult mine, backend.memory().verify(ctx.buffers.recv, spec, rank, options.max_mismatches));
+    COLLBENCH_ASSIGN_OR_RETURN(check::CheckResult mine,
+                               backend.memory().verify(ctx.buffers.recv, spec, rank, options.max_mismatches));
 
     std::array<double, 1> wrong = {static_cast<double>(mine.wrong)};
     COLLBENCH_RETURN_IF_ERROR(boot.allreduce(wrong, ReduceOp::kSum));

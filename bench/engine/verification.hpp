@@ -20,10 +20,10 @@ struct CheckOutcome {
 
 // The buffers of one placement (out-of-place or in-place) of one row.
 struct PlacementBuffers {
-  void* send = nullptr;           // may point into the receive region (in place)
+  void* send = nullptr;  // may point into the receive region (in place)
   void* recv = nullptr;
-  void* region = nullptr;         // the receive buffer's start
-  std::uint64_t region_bytes = 0; // bytes of it that this placement uses
+  void* region = nullptr;          // the receive buffer's start
+  std::uint64_t region_bytes = 0;  // bytes of it that this placement uses
 };
 
 struct CheckContext {

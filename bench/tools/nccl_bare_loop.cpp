@@ -61,7 +61,8 @@ int main(int argc, char** argv) {
       sizes.push_back(std::strtoull(argv[i], nullptr, 10));
     }
   }
-  if (sizes.empty() || iters < 1) return fail("arguments", "usage: nccl_bare_loop [-n iters] [-w warmup] [-a] [-c] bytes...");
+  if (sizes.empty() || iters < 1)
+    return fail("arguments", "usage: nccl_bare_loop [-n iters] [-w warmup] [-a] [-c] bytes...");
   int version = 0;
   BARE_NCCL(ncclGetVersion(&version));
   const bool nccl_memory = !cuda_malloc && version >= NCCL_VERSION(2, 19, 0) && &ncclMemAlloc != nullptr &&

@@ -12,12 +12,12 @@ namespace collbench::report {
 namespace {
 
 constexpr std::uint64_t kDropFrom = std::uint64_t{64} * 1024;
-constexpr double kDropFactor = 3.0;    // a drop: below a third of the best smaller size
-constexpr double kDipFactor = 2.0;     // a dip: 2 x below what its neighbours make expected
+constexpr double kDropFactor = 3.0;  // a drop: below a third of the best smaller size
+constexpr double kDipFactor = 2.0;   // a dip: 2 x below what its neighbours make expected
 // The headline at least a quarter off the median (a clean run on a shared VM moves it 10 % at
 // microsecond sizes: noise nobody acts on)...
 constexpr double kSpreadFloor = 0.25;
-constexpr double kSpreadCis = 3.0;     // ...and three times the median's own uncertainty
+constexpr double kSpreadCis = 3.0;  // ...and three times the median's own uncertainty
 constexpr std::uint64_t kSpreadSamples = 10;
 constexpr std::uint64_t kMapThreshold = 32ull << 20;  // glibc's largest dynamic mmap threshold
 
@@ -31,7 +31,7 @@ struct Point {
 
 // One finding under construction: a kind in one series, at the sizes where it was seen.
 struct Finding {
-  std::string kind;
+  AnomalyKind kind = AnomalyKind::kDrop;
   bool explained = false;
   std::vector<std::uint64_t> sizes;
   std::vector<Placement> placements;
@@ -65,8 +65,16 @@ std::uint64_t host_working_set(const RunContext& ctx, const Point& p) {
   return buffers * p.size * static_cast<std::uint64_t>(std::max<std::ptrdiff_t>(ranks_here, 1));
 }
 
+// Whether this size pays the library's per-call allocation afresh: at or above glibc's mmap
+// threshold, unless --malloc-keep raised it.
+bool maps_per_call(const RunContext& ctx, std::uint64_t size) {
+  return ctx.allocates_per_call && size >= kMapThreshold && !ctx.config.malloc_keep;
+}
+
+// The words name MPI: the one library known to allocate per call (Open MPI's large collectives,
+// docs/performance.md), the only backend whose entry declares allocates_per_call.
 std::string drop_cause(const RunContext& ctx, std::uint64_t size) {
-  if (ctx.backend == "mpi" && ctx.memory == "host" && size >= kMapThreshold && !ctx.config.malloc_keep) {
+  if (maps_per_call(ctx, size) && ctx.memory == "host") {
     return "likely cause: the MPI library allocates a message-sized temporary buffer on every call and glibc maps "
            "allocations of 32 MiB or more afresh, so each call pays its page faults; --malloc-keep removes this";
   }
@@ -76,13 +84,13 @@ std::string drop_cause(const RunContext& ctx, std::uint64_t size) {
 
 // Scattered iterations matter where they move the headline (a mean) off the median by more
 // than the median's own uncertainty: one slow iteration in 100,000 does not.
-void find_spread(const Point& p, std::map<std::string, Finding>& found) {
+void find_spread(const Point& p, std::map<AnomalyKind, Finding>& found) {
   const TimeStats& st = p.m->per_iteration;
   if (st.samples < kSpreadSamples || st.median_us <= 0) return;
   const double off = (p.m->time_us - st.median_us) / st.median_us;
   if (off < std::max(kSpreadFloor, kSpreadCis * st.median_ci95_rel)) return;
-  Finding& f = found["spread"];
-  f.kind = "spread";
+  Finding& f = found[AnomalyKind::kSpread];
+  f.kind = AnomalyKind::kSpread;
   if (f.first_message.empty()) {
     f.first_message = "the headline time " + time_text(p.m->time_us) + " is " + format_fixed(100 * off, 0) +
                       "% above the median " + time_text(st.median_us) + " (" + format_fixed(100 * st.far_share, 1) +
@@ -94,22 +102,24 @@ void find_spread(const Point& p, std::map<std::string, Finding>& found) {
 }
 
 // A drop from `peak` at this size: explained by the last-level cache on host memory (the
-// ranks' data on the host reaches half of it), unless it falls again here, at or above the
-// MPI allocation cliff, or without cache figures.
+// ranks' data on the host reaches half of it), unless it falls again here, where the library's
+// per-call allocation starts to be mapped afresh (maps_per_call), or without cache figures.
 void add_drop(const RunContext& ctx, const Point& p, double previous_bw, double peak, std::uint64_t peak_at,
-              std::map<std::string, Finding>& found) {
-  const bool cliff = ctx.backend == "mpi" && p.size >= kMapThreshold && !ctx.config.malloc_keep &&
-                     p.m->busbw_gbps * 1.5 < previous_bw;
-  const bool cache = ctx.memory == "host" && ctx.llc_bytes > 0 && 2 * host_working_set(ctx, p) >= ctx.llc_bytes && !cliff;
-  Finding& f = found[cache ? "cache" : "drop"];
-  f.kind = cache ? "cache" : "drop";
+              std::map<AnomalyKind, Finding>& found) {
+  const bool cliff = maps_per_call(ctx, p.size) && p.m->busbw_gbps * 1.5 < previous_bw;
+  const bool cache = ctx.memory == "host" && ctx.llc_bytes > 0 && 2 * host_working_set(ctx, p) >= ctx.llc_bytes &&
+                     !cliff;
+  const AnomalyKind kind = cache ? AnomalyKind::kCache : AnomalyKind::kDrop;
+  Finding& f = found[kind];
+  f.kind = kind;
   f.explained = cache;
   if (f.first_message.empty()) {
     f.first_message = "busbw " + format_fixed(p.m->busbw_gbps, 2) + " GB/s at " + size_text(p.size) + ", " +
                       format_fixed(peak / p.m->busbw_gbps, 1) + "x below the " + format_fixed(peak, 2) +
                       " GB/s reached at " + size_text(peak_at);
-    f.cause = cache ? "the ranks' data (about " + size_text(host_working_set(ctx, p)) + " on the host) no longer fits the " +
-                          size_text(ctx.llc_bytes) + " last-level cache: memory bandwidth from here on, not an anomaly"
+    f.cause = cache ? "the ranks' data (about " + size_text(host_working_set(ctx, p)) +
+                          " on the host) no longer fits the " + size_text(ctx.llc_bytes) +
+                          " last-level cache: memory bandwidth from here on, not an anomaly"
                     : drop_cause(ctx, p.size);
   }
   f.sizes.push_back(p.size);
@@ -117,7 +127,7 @@ void add_drop(const RunContext& ctx, const Point& p, double previous_bw, double 
 }
 
 // Drops (sustained, against the best smaller size) and dips (one size below both neighbours).
-void find_drops(const RunContext& ctx, const std::vector<Point>& series, std::map<std::string, Finding>& found) {
+void find_drops(const RunContext& ctx, const std::vector<Point>& series, std::map<AnomalyKind, Finding>& found) {
   double peak = 0;
   std::uint64_t peak_at = 0;
   for (std::size_t i = 0; i < series.size(); ++i) {
@@ -128,20 +138,20 @@ void find_drops(const RunContext& ctx, const std::vector<Point>& series, std::ma
     // What the neighbours make expected: their geometric mean (busbw grows about
     // logarithmically with size, then flattens).
     const bool neighbours = i > 0 && i + 1 < series.size() && series[i - 1].size >= kDropFrom;
-    const double expected =
-        neighbours ? std::sqrt(series[i - 1].m->busbw_gbps * series[i + 1].m->busbw_gbps) : 0.0;
+    const double expected = neighbours ? std::sqrt(series[i - 1].m->busbw_gbps * series[i + 1].m->busbw_gbps) : 0.0;
     // The next size back near the best so far: a dip stands alone; the first size of a
     // sustained drop is a drop.
     const bool recovers = neighbours && series[i + 1].m->busbw_gbps * kDropFactor >= std::max(peak, bw);
     const bool dip = large && neighbours && recovers && bw * kDipFactor < expected;
     if (dip) {
-      Finding& f = found["dip"];
-      f.kind = "dip";
+      Finding& f = found[AnomalyKind::kDip];
+      f.kind = AnomalyKind::kDip;
       if (f.first_message.empty()) {
         f.first_message = "busbw " + format_fixed(bw, 2) + " GB/s at " + size_text(p.size) + ", " +
                           format_fixed(expected / bw, 1) + "x below what the neighbouring sizes make expected (" +
                           format_fixed(expected, 2) + " GB/s)";
-        f.cause = "one size alone is slow: the library's algorithm or protocol at this size, or interference while it ran";
+        f.cause =
+            "one size alone is slow: the library's algorithm or protocol at this size, or interference while it ran";
       }
       f.sizes.push_back(p.size);
       f.placements.push_back(p.m->placement);
@@ -171,8 +181,9 @@ Anomaly make(const SeriesKey& key, Finding f) {
   a.placement = placement_of(f.placements);
   a.kind = f.kind;
   a.explained = f.explained;
-  a.message = f.first_message + (f.sizes.size() > 1 ? "; also at " + sizes_text({f.sizes.begin() + 1, f.sizes.end()}) : "") +
-              ": " + f.cause;
+  a.message = f.first_message +
+              (f.sizes.size() > 1 ? "; also at " + sizes_text({f.sizes.begin() + 1, f.sizes.end()}) : "") + ": " +
+              f.cause;
   return a;
 }
 
@@ -189,13 +200,13 @@ std::vector<Anomaly> find_anomalies(const std::vector<SizeRecord>& rows, const R
   }
   std::vector<Anomaly> out;
   for (const auto& key : order) {
-    std::map<std::string, Finding> found;
+    std::map<AnomalyKind, Finding> found;
     for (auto& [placement, points] : all[key]) {
       std::stable_sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.size < b.size; });
       for (const auto& p : points) find_spread(p, found);
       find_drops(context, points, found);
     }
-    for (const char* kind : {"drop", "dip", "spread", "cache"}) {
+    for (const AnomalyKind kind : kAnomalyKinds) {
       if (auto it = found.find(kind); it != found.end()) out.push_back(make(key, std::move(it->second)));
     }
   }

@@ -67,7 +67,7 @@ struct UnmatchedPoint {
   GroupKey group;
   std::optional<Placement> placement;  // nullopt for a skipped size (it covers both placements)
   std::uint64_t size_bytes = 0;
-  std::string base;     // "measured", "missing" or "skipped: <reason>"
+  std::string base;  // "measured", "missing" or "skipped: <reason>"
   std::string current;
 };
 

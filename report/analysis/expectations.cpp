@@ -120,9 +120,9 @@ Status apply_busbw_bound(std::vector<Expectation>& expectations, const std::opti
     Expectation& e = expectations[i];
     if (e.percent_of_bound <= 0) continue;
     if (!bound || bound->gbps <= 0) {
-      return Status::error(ErrorCode::kUsage,
-                           "--expect: rows[" + std::to_string(i) + "] asks for a share of the busbw bound, which is unknown here (" +
-                               (bound ? bound->bottleneck : std::string("not computed")) + ")");
+      return Status::error(ErrorCode::kUsage, "--expect: rows[" + std::to_string(i) +
+                                                  "] asks for a share of the busbw bound, which is unknown here (" +
+                                                  (bound ? bound->bottleneck : std::string("not computed")) + ")");
     }
     e.limit = bound->gbps * e.percent_of_bound / 100;
   }

@@ -17,7 +17,7 @@
 namespace collbench::report {
 
 struct HealthInputs {
-  const PreflightReport* preflight = nullptr;  // rank 0's complete report
+  const PreflightReport* preflight = nullptr;     // rank 0's complete report
   const std::vector<SizeRecord>* rows = nullptr;  // nullptr when the sweep did not run
   std::vector<ExpectationResult> expectations;
   TopologyCheck topology;

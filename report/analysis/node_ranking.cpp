@@ -89,7 +89,8 @@ void add_topology_rows(Ranking& r, const std::vector<ReportRun>& runs) {
     for (const auto& t : run.topology) {
       any = true;
       sig.push_back(link_signature(t));
-      if (t.bottleneck_link_gbps) slow.push_back(t.bottleneck_link + " " + format_fixed(*t.bottleneck_link_gbps, 1) + " GB/s");
+      if (t.bottleneck_link_gbps)
+        slow.push_back(t.bottleneck_link + " " + format_fixed(*t.bottleneck_link_gbps, 1) + " GB/s");
     }
     links.values.push_back(sig.empty() ? "-" : join(sig, "; "));
     bottleneck.values.push_back(slow.empty() ? "-" : join(slow, "; "));
@@ -122,7 +123,8 @@ void add_stragglers(Ranking& r, const ReportRun& run) {
 }  // namespace
 
 std::size_t Ranking::flagged() const {
-  return static_cast<std::size_t>(std::count_if(runs.begin(), runs.end(), [](const RankedRun& r) { return r.flagged; }));
+  return static_cast<std::size_t>(
+      std::count_if(runs.begin(), runs.end(), [](const RankedRun& r) { return r.flagged; }));
 }
 
 std::string Ranking::score_name() const {
@@ -143,8 +145,15 @@ Ranking rank_runs(const std::vector<ReportRun>& runs, const RankingOptions& opti
   r.basis = common_series(all);
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const RunContext& c = runs[i].document.context;
-    RankedRun ranked{runs[i].label, c.nranks, join(c.hosts, ","), std::nullopt, std::nullopt, std::nullopt,
-                     false, 0, run_problems(runs[i].document)};
+    RankedRun ranked{runs[i].label,
+                     c.nranks,
+                     join(c.hosts, ","),
+                     std::nullopt,
+                     std::nullopt,
+                     std::nullopt,
+                     false,
+                     0,
+                     run_problems(runs[i].document)};
     if (r.basis) ranked.figures = figures_of(*find_series(all[i], *r.basis), {bottleneck_link_gbps(runs[i])});
     r.runs.push_back(std::move(ranked));
   }
@@ -155,8 +164,9 @@ Ranking rank_runs(const std::vector<ReportRun>& runs, const RankingOptions& opti
   add_topology_rows(r, runs);
   for (const auto& run : runs) add_stragglers(r, run);
   if (!r.stragglers.empty()) {
-    r.notes.emplace_back("a multi-host run measures each collective as a whole, so it has no per-host busbw; "
-                      "the straggler table shows which host held the slowest rank. Run one job per node to rank nodes.");
+    r.notes.emplace_back(
+        "a multi-host run measures each collective as a whole, so it has no per-host busbw; "
+        "the straggler table shows which host held the slowest rank. Run one job per node to rank nodes.");
   }
   return r;
 }

@@ -27,10 +27,10 @@ struct RankedRun {
   std::string hosts;
   std::optional<double> score_gbps;  // nullopt: the run lacks the basis series
   std::optional<SeriesFigures> figures;
-  std::optional<double> vs_median;   // score / median
+  std::optional<double> vs_median;  // score / median
   bool flagged = false;
-  int place = 0;                     // 1 = best; 0 = not ranked
-  std::vector<std::string> problems; // wrong data, unfinished run, ...
+  int place = 0;                      // 1 = best; 0 = not ranked
+  std::vector<std::string> problems;  // wrong data, unfinished run, ...
 };
 
 // How often each host of a multi-host run held the slowest rank.
@@ -44,13 +44,13 @@ struct StragglerRow {
 };
 
 struct Ranking {
-  std::optional<SeriesKey> basis;          // the series every run has; nullopt when none is common
-  std::optional<std::uint64_t> score_size; // the reference size ranked on; nullopt: peak busbw
+  std::optional<SeriesKey> basis;           // the series every run has; nullopt when none is common
+  std::optional<std::uint64_t> score_size;  // the reference size ranked on; nullopt: peak busbw
   double flag_below = 0.10;
   double median_gbps = 0;
-  std::vector<RankedRun> runs;             // best first; unranked runs last, in input order
-  std::vector<std::string> labels;         // input order, the columns of `context`
-  ContextTable context;                    // plus topology rows when known
+  std::vector<RankedRun> runs;      // best first; unranked runs last, in input order
+  std::vector<std::string> labels;  // input order, the columns of `context`
+  ContextTable context;             // plus topology rows when known
   std::vector<StragglerRow> stragglers;
   std::vector<std::string> notes;
 

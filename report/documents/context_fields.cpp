@@ -17,9 +17,10 @@ using Fields = std::vector<std::pair<std::string, std::string>>;
 // Environment variables that launchers set differently for every job (ids, addresses, session
 // directories, the command line): they would make every pair of runs "differ".
 // Matched case-insensitively anywhere in the name.
-constexpr std::array kLauncherBookkeeping = {"jobid",        "job_id",         "step_id", "_uri",
-                                             "session_dir",  "file_location",  "argv",    "command",
-                                             "precondition_transports", "initial_wdir", "_pid", "tmpdir"};
+constexpr std::array kLauncherBookkeeping = {"jobid",        "job_id",      "step_id",
+                                             "_uri",         "session_dir", "file_location",
+                                             "argv",         "command",     "precondition_transports",
+                                             "initial_wdir", "_pid",        "tmpdir"};
 
 bool bookkeeping(const std::string& name) {
   const std::string lower = to_lower(name);

@@ -37,18 +37,18 @@ std::string health_json_text(const HealthReport& rep) {
   }
   Json expectations = Json::array();
   for (const auto& r : rep.expectations) expectations.push_back(expectation_json(r));
-  const Json doc = {
-      {"schema", kHealthSchemaName},
-      {"schema_version", kHealthSchemaVersion},
-      {"context", job_header_json(rep.job)},
-      {"hosts", hosts},
-      {"job_findings", findings_json(rep.job_findings)},
-      {"sweep", {{"ran", rep.sweep_ran},
-                 {"not_run_why", rep.sweep_ran ? Json(nullptr) : Json(rep.sweep_not_run_why)},
-                 {"avg_busbw_gbps", rep.sweep_ran ? real(rep.avg_busbw_gbps) : Json(nullptr)}}},
-      {"topology", topology_json(rep.topology)},
-      {"expectations", expectations},
-      {"verdict", rep.passed() ? "pass" : "fail"}};
+  const Json doc = {{"schema", kHealthSchemaName},
+                    {"schema_version", kHealthSchemaVersion},
+                    {"context", job_header_json(rep.job)},
+                    {"hosts", hosts},
+                    {"job_findings", findings_json(rep.job_findings)},
+                    {"sweep",
+                     {{"ran", rep.sweep_ran},
+                      {"not_run_why", rep.sweep_ran ? Json(nullptr) : Json(rep.sweep_not_run_why)},
+                      {"avg_busbw_gbps", rep.sweep_ran ? real(rep.avg_busbw_gbps) : Json(nullptr)}}},
+                    {"topology", topology_json(rep.topology)},
+                    {"expectations", expectations},
+                    {"verdict", rep.passed() ? "pass" : "fail"}};
   // Host names come from the machines: invalid UTF-8 is replaced, never an exception.
   return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }

@@ -29,20 +29,19 @@ Json optional_string(const std::optional<std::string>& s) { return s ? Json(*s) 
 Json expectation_json(const ExpectationResult& r) {
   const Expectation& e = r.expectation;
   Json j = {{"collective", e.collective},
-          {"size_bytes", e.size_bytes},
-          {"dtype", optional_string(e.dtype)},
-          {"op", optional_string(e.op)},
-          {"placement", to_string(e.placement)},
-          {"bound", to_string(e.bound)},
-          {"limit", real(e.limit)},
-          {"measured", r.measured},
-          {"figure", r.measured ? real(r.figure) : Json(nullptr)},
-          {"figure_placement", r.measured ? Json(r.placement) : Json(nullptr)},
-          {"passed", r.passed},
-          {"message", r.message}};
+            {"size_bytes", e.size_bytes},
+            {"dtype", optional_string(e.dtype)},
+            {"op", optional_string(e.op)},
+            {"placement", to_string(e.placement)},
+            {"bound", to_string(e.bound)},
+            {"limit", real(e.limit)},
+            {"measured", r.measured},
+            {"figure", r.measured ? real(r.figure) : Json(nullptr)},
+            {"figure_placement", r.measured ? Json(r.placement) : Json(nullptr)},
+            {"passed", r.passed},
+            {"message", r.message}};
   if (e.percent_of_bound > 0) j["percent_of_bound"] = real(e.percent_of_bound);
   return j;
 }
-
 
 }  // namespace collbench::report

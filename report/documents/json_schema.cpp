@@ -27,13 +27,13 @@ struct Violation {
 using Outcome = std::optional<Violation>;
 
 constexpr std::array<std::string_view, 12> kKeywords = {
-    "type", "const", "enum", "minimum", "required", "properties", "additionalProperties",
-    "items", "$ref", "if", "then", "else"};
+    "type",  "const", "enum", "minimum", "required", "properties", "additionalProperties",
+    "items", "$ref",  "if",   "then",    "else"};
 // Keywords without a check of their own ($defs holds schemas, which check_schema walks).
-constexpr std::array<std::string_view, 8> kIgnored = {
-    "$schema", "$id", "$comment", "title", "description", "default", "examples", "$defs"};
-constexpr std::array<std::string_view, 7> kTypeNames = {
-    "null", "boolean", "integer", "number", "string", "array", "object"};
+constexpr std::array<std::string_view, 8> kIgnored = {"$schema",     "$id",     "$comment", "title",
+                                                      "description", "default", "examples", "$defs"};
+constexpr std::array<std::string_view, 7> kTypeNames = {"null",   "boolean", "integer", "number",
+                                                        "string", "array",   "object"};
 
 template <std::size_t N>
 bool contains(const std::array<std::string_view, N>& names, std::string_view name) {
@@ -274,7 +274,8 @@ Status validate_value(const Json& schema, const Json& document) {
 // Before the full check: is this a collbench document at all, and of a version this build
 // reads? `expected` is null when any known kind is acceptable.
 Result<const DocumentKind*> check_identity(const Json& document, const DocumentKind* expected) {
-  const std::string what = expected != nullptr ? "a " + std::string(expected->title) + " document" : "a collbench document";
+  const std::string what = expected != nullptr ? "a " + std::string(expected->title) + " document"
+                                               : "a collbench document";
   if (!document.is_object()) return usage_error({"", "expected an object (" + what + "), got " + type_of(document)});
   const auto schema = document.find("schema");
   if (schema == document.end()) return usage_error({"", "not " + what + " (no \"schema\" property)"});
@@ -336,7 +337,6 @@ std::span<const DocumentKind> document_kinds() {
 }
 
 Status validate_run_value(const Json& document) { return validate_kind(document, document_kinds().data()); }
-
 
 std::string_view run_schema_text() { return kRunSchemaJson; }
 

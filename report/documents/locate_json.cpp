@@ -89,15 +89,14 @@ Json figure_json(const LocateFigure& f) {
           {"distance_mads", judged(f.distance_mads)},
           {"gap", judged(f.gap)},
           {"outlier", f.outlier},
-          {"recheck", optional_text(f.recheck)}};
+          {"recheck", optional_text(to_string(f.recheck))}};
 }
 
 Json comparison_json(const LocateComparison& c) {
   Json figures = Json::array();
   for (const auto& f : c.figures) figures.push_back(figure_json(f));
-  return {{"name", c.name},     {"phase", c.phase},       {"subject", c.subject},
-          {"metric", c.metric}, {"unit", c.unit},         {"compared", c.compared},
-          {"note", c.note},     {"figures", figures}};
+  return {{"name", c.name}, {"phase", c.phase},       {"subject", c.subject}, {"metric", c.metric},
+          {"unit", c.unit}, {"compared", c.compared}, {"note", c.note},       {"figures", figures}};
 }
 
 Json finding_json(const LocateFinding& f) {
@@ -123,24 +122,23 @@ std::string locate_json_text(const LocateReport& rep) {
   for (const auto& c : rep.comparisons) comparisons.push_back(comparison_json(c));
   Json findings = Json::array();
   for (const auto& f : rep.findings) findings.push_back(finding_json(f));
-  const Json doc = {
-      {"schema", kLocateSchemaName},
-      {"schema_version", kLocateSchemaVersion},
-      {"context", job_header_json(rep.job)},
-      {"ranks", ranks},
-      {"budget", budget_json(rep)},
-      {"rule",
-       {{"threshold_mads", real(rep.rule.threshold_mads)},
-        {"mad_floor", real(rep.rule.mad_floor)},
-        {"min_gap", real(rep.rule.min_gap)},
-        {"decisive_gap", real(rep.rule.decisive_gap)},
-        {"decisive_mads", real(rep.rule.decisive_mads)},
-        {"decisive_others", rep.rule.decisive_others}}},
-      {"measurements", measurements_json(rep)},
-      {"comparisons", comparisons},
-      {"findings", findings},
-      {"verdict", to_string(rep.verdict)},
-      {"notes", rep.notes}};
+  const Json doc = {{"schema", kLocateSchemaName},
+                    {"schema_version", kLocateSchemaVersion},
+                    {"context", job_header_json(rep.job)},
+                    {"ranks", ranks},
+                    {"budget", budget_json(rep)},
+                    {"rule",
+                     {{"threshold_mads", real(rep.rule.threshold_mads)},
+                      {"mad_floor", real(rep.rule.mad_floor)},
+                      {"min_gap", real(rep.rule.min_gap)},
+                      {"decisive_gap", real(rep.rule.decisive_gap)},
+                      {"decisive_mads", real(rep.rule.decisive_mads)},
+                      {"decisive_others", rep.rule.decisive_others}}},
+                    {"measurements", measurements_json(rep)},
+                    {"comparisons", comparisons},
+                    {"findings", findings},
+                    {"verdict", to_string(rep.verdict)},
+                    {"notes", rep.notes}};
   return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 

@@ -25,7 +25,11 @@ Json rank_json(const PreflightRank& r) {
 }
 
 Json problem_json(const PreflightProblem& p) {
-  return {{"severity", to_string(p.severity)}, {"ranks", p.ranks}, {"hosts", p.hosts}, {"message", p.message}, {"fix", p.fix}};
+  return {{"severity", to_string(p.severity)},
+          {"ranks", p.ranks},
+          {"hosts", p.hosts},
+          {"message", p.message},
+          {"fix", p.fix}};
 }
 
 }  // namespace
@@ -39,7 +43,8 @@ std::string preflight_json_text(const PreflightReport& rep) {
       {"schema", kPreflightSchemaName},
       {"schema_version", kPreflightSchemaVersion},
       {"context", job_header_json(rep.job)},
-      {"collective", {{"name", "all_reduce"}, {"dtype", "int64"}, {"op", "sum"}, {"input", "rank"}, {"expected", rep.expected}}},
+      {"collective",
+       {{"name", "all_reduce"}, {"dtype", "int64"}, {"op", "sum"}, {"input", "rank"}, {"expected", rep.expected}}},
       {"ranks", ranks},
       {"problems", problems},
       {"verdict", to_string(rep.verdict)}};

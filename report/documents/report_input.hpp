@@ -16,11 +16,11 @@ namespace collbench::report {
 // `bottleneck_link_gbps` for "% of link".
 struct TopologyMatrix {
   std::string host;
-  std::vector<std::string> labels;             // row and column labels: "GPU0", "NIC1", ...
-  std::vector<std::vector<std::string>> cells; // cells[i][j]: "NV18", "PIX", "SYS", "X"
-  std::vector<std::string> legend;             // "NV18 = 18 NVLinks", ...
-  std::optional<double> bottleneck_link_gbps;  // per direction, GB/s
-  std::string bottleneck_link;                 // what that link is, for people
+  std::vector<std::string> labels;              // row and column labels: "GPU0", "NIC1", ...
+  std::vector<std::vector<std::string>> cells;  // cells[i][j]: "NV18", "PIX", "SYS", "X"
+  std::vector<std::string> legend;              // "NV18 = 18 NVLinks", ...
+  std::optional<double> bottleneck_link_gbps;   // per direction, GB/s
+  std::string bottleneck_link;                  // what that link is, for people
 };
 
 struct ReportRun {

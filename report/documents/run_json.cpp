@@ -14,9 +14,14 @@ namespace {
 // ---- writing ----
 
 Json rank_json(const RankInfo& r) {
-  return {{"rank", r.rank},     {"host", r.host},     {"pid", r.pid},
-          {"local_rank", r.local_rank}, {"device", r.device}, {"device_name", r.device_name},
-          {"pci_bus_id", r.pci_bus_id}, {"device_memory_bytes", r.device_memory_bytes}};
+  return {{"rank", r.rank},
+          {"host", r.host},
+          {"pid", r.pid},
+          {"local_rank", r.local_rank},
+          {"device", r.device},
+          {"device_name", r.device_name},
+          {"pci_bus_id", r.pci_bus_id},
+          {"device_memory_bytes", r.device_memory_bytes}};
 }
 
 Json context_json(const RunContext& c) {
@@ -34,7 +39,11 @@ Json context_json(const RunContext& c) {
                   {"argv", c.argv},
                   {"env", env},
                   {"bootstrap", c.bootstrap},
-                  {"backend", {{"name", c.backend}, {"library", c.backend_library}, {"memory", c.memory}}},
+                  {"backend",
+                   {{"name", c.backend},
+                    {"library", c.backend_library},
+                    {"memory", c.memory},
+                    {"allocates_per_call", c.allocates_per_call}}},
                   {"nranks", c.nranks},
                   {"hosts", c.hosts},
                   {"ranks", ranks}};
@@ -56,49 +65,59 @@ Json precision_json(const PrecisionConfig& p) {
 
 Json config_json(const RunConfig& c) {
   Json j = {{"collectives", c.collectives},
-          {"dtypes", c.dtypes},
-          {"ops", c.ops},
-          {"root", c.root},
-          {"min_bytes", c.min_bytes},
-          {"max_bytes", c.max_bytes},
-          {"step_factor", c.step_factor},
-          {"step_bytes", c.step_bytes},
-          {"iterations", c.iterations},
-          {"warmup_iterations", c.warmup_iterations},
-          {"check_iterations", c.check_iterations},
-          {"average", c.average},
-          {"blocking", c.blocking},
-          {"run_cycles", c.run_cycles},
-          {"timeout_s", real(c.timeout_s)},
-          {"seed", c.seed},
-          {"malloc_keep", c.malloc_keep},
-          {"gpus_per_process", c.gpus_per_process},
-          {"aggregation", c.aggregation},
-          {"graph_launches", c.graph_launches},
-          {"buffer_registration", c.buffer_registration},
-          {"per_iteration_timing", c.per_iteration_timing},
-          {"report_timestamps", c.report_timestamps}};
+            {"dtypes", c.dtypes},
+            {"ops", c.ops},
+            {"root", c.root},
+            {"min_bytes", c.min_bytes},
+            {"max_bytes", c.max_bytes},
+            {"step_factor", c.step_factor},
+            {"step_bytes", c.step_bytes},
+            {"iterations", c.iterations},
+            {"warmup_iterations", c.warmup_iterations},
+            {"check_iterations", c.check_iterations},
+            {"average", c.average},
+            {"blocking", c.blocking},
+            {"run_cycles", c.run_cycles},
+            {"timeout_s", real(c.timeout_s)},
+            {"seed", c.seed},
+            {"malloc_keep", c.malloc_keep},
+            {"gpus_per_process", c.gpus_per_process},
+            {"aggregation", c.aggregation},
+            {"graph_launches", c.graph_launches},
+            {"buffer_registration", c.buffer_registration},
+            {"per_iteration_timing", c.per_iteration_timing},
+            {"report_timestamps", c.report_timestamps}};
   if (c.precision) j["precision"] = precision_json(*c.precision);
+  if (c.buffers) {
+    j["buffers"] = {{"policy", to_string(c.buffers->policy)}, {"bytes_per_buffer", c.buffers->bytes_per_buffer}};
+  }
   return j;
 }
 
 Json stats_json(const TimeStats& s) {
-  return {{"samples", s.samples},         {"mean_us", real(s.mean_us)}, {"median_us", real(s.median_us)},
-          {"min_us", real(s.min_us)},     {"max_us", real(s.max_us)},   {"p95_us", real(s.p95_us)},
-          {"p99_us", real(s.p99_us)},     {"stdev_us", real(s.stdev_us)}, {"cv", real(s.cv)},
-          {"median_ci95_rel", real(s.median_ci95_rel)}, {"far_share", real(s.far_share)}};
+  return {{"samples", s.samples},
+          {"mean_us", real(s.mean_us)},
+          {"median_us", real(s.median_us)},
+          {"min_us", real(s.min_us)},
+          {"max_us", real(s.max_us)},
+          {"p95_us", real(s.p95_us)},
+          {"p99_us", real(s.p99_us)},
+          {"stdev_us", real(s.stdev_us)},
+          {"cv", real(s.cv)},
+          {"median_ci95_rel", real(s.median_ci95_rel)},
+          {"far_share", real(s.far_share)}};
 }
 
 Json record_key(const SizeRecord& r) {
-  return {{"collective", r.collective}, {"dtype", r.dtype},           {"op", r.op},
-          {"root", r.root},             {"size_bytes", r.size_bytes}, {"count", r.count}};
+  return {{"collective", r.collective}, {"dtype", r.dtype}, {"op", r.op}, {"root", r.root},
+          {"size_bytes", r.size_bytes}, {"count", r.count}};
 }
 
 Json measurement_json(const SizeRecord& r, const Measurement& m) {
   Json mismatches = Json::array();
   for (const auto& x : m.mismatches) {
-    mismatches.push_back({{"rank", x.rank}, {"host", x.host}, {"index", x.index},
-                          {"expected", real(x.expected)}, {"got", real(x.got)}});
+    mismatches.push_back(
+        {{"rank", x.rank}, {"host", x.host}, {"index", x.index}, {"expected", real(x.expected)}, {"got", real(x.got)}});
   }
   Json j = record_key(r);
   j["placement"] = to_string(m.placement);
@@ -129,25 +148,32 @@ Json results_json(const std::vector<SizeRecord>& rows) {
 }
 
 Json anomaly_json(const Anomaly& a) {
-  return {{"collective", a.collective}, {"dtype", a.dtype},     {"op", a.op},           {"root", a.root},
-          {"size_bytes", a.size_bytes}, {"sizes", a.sizes},     {"placement", a.placement},
-          {"kind", a.kind},             {"explained", a.explained}, {"message", a.message}};
+  return {{"collective", a.collective},
+          {"dtype", a.dtype},
+          {"op", a.op},
+          {"root", a.root},
+          {"size_bytes", a.size_bytes},
+          {"sizes", a.sizes},
+          {"placement", a.placement},
+          {"kind", to_string(a.kind)},
+          {"explained", a.explained},
+          {"message", a.message}};
 }
 
 Json summary_json(const RunSummary& s) {
   Json anomalies = Json::array();
   for (const auto& a : s.anomalies) anomalies.push_back(anomaly_json(a));
   Json j = {{"status", to_string(s.status)},
-          {"end_time", s.end_time},
-          {"error", s.error ? Json(*s.error) : Json(nullptr)},
-          {"peak_busbw_gbps", real(s.peak_busbw_gbps)},
-          {"peak_size_bytes", s.peak_size_bytes},
-          {"peak_placement", s.peak_placement.empty() ? Json(nullptr) : Json(s.peak_placement)},
-          {"avg_busbw_gbps", real(s.avg_busbw_gbps)},
-          {"total_wrong", s.total_wrong},
-          {"out_of_bounds", s.out_of_bounds},
-          {"anomalies", anomalies},
-          {"max_rss_bytes", s.max_rss_bytes}};
+            {"end_time", s.end_time},
+            {"error", s.error ? Json(*s.error) : Json(nullptr)},
+            {"peak_busbw_gbps", real(s.peak_busbw_gbps)},
+            {"peak_size_bytes", s.peak_size_bytes},
+            {"peak_placement", s.peak_placement.empty() ? Json(nullptr) : Json(s.peak_placement)},
+            {"avg_busbw_gbps", real(s.avg_busbw_gbps)},
+            {"total_wrong", s.total_wrong},
+            {"out_of_bounds", s.out_of_bounds},
+            {"anomalies", anomalies},
+            {"max_rss_bytes", s.max_rss_bytes}};
   // Only runs with --expect carry verdicts: documents of other runs stay as they were.
   if (!s.expectations.empty()) {
     Json expectations = Json::array();
@@ -189,6 +215,13 @@ RankInfo rank_from(const Json& j) {
   return r;
 }
 
+BufferConfig buffers_from(const Json& j) {
+  const std::string name = j.at("policy").get<std::string>();
+  const auto policy = buffer_policy_from(name);
+  if (!policy) throw std::invalid_argument("\"policy\": \"" + name + "\" is neither \"rotated\" nor \"fixed\"");
+  return {*policy, j.at("bytes_per_buffer").get<std::uint64_t>()};
+}
+
 RunConfig config_from(const Json& j) {
   RunConfig c;
   c.collectives = j.at("collectives").get<std::vector<std::string>>();
@@ -220,6 +253,7 @@ RunConfig config_from(const Json& j) {
                                   real_from(p->at("target_spread")), p->at("min_iterations").get<std::uint64_t>(),
                                   p->at("max_iterations").get<std::uint64_t>()};
   }
+  if (const auto b = j.find("buffers"); b != j.end()) c.buffers = buffers_from(*b);
   return c;
 }
 
@@ -234,6 +268,11 @@ RunContext context_from(const Json& j, const Json& config) {
   c.backend = j.at("backend").at("name").get<std::string>();
   c.backend_library = j.at("backend").at("library").get<std::string>();
   c.memory = j.at("backend").at("memory").get<std::string>();
+  // Files written before the backends declared it: MPI was the one backend that allocates per
+  // call then, as the anomaly analysis of those runs assumed by its name.
+  const Json& backend = j.at("backend");
+  c.allocates_per_call = backend.contains("allocates_per_call") ? backend.at("allocates_per_call").get<bool>()
+                                                                : c.backend == "mpi";
   c.nranks = int_at(j, "nranks");
   c.hosts = j.at("hosts").get<std::vector<std::string>>();
   for (const auto& r : j.at("ranks")) c.ranks.push_back(rank_from(r));
@@ -275,8 +314,8 @@ Measurement measurement_from(const Json& j) {
   m.checked = j.at("checked").get<bool>();
   m.wrong = j.at("wrong").get<std::uint64_t>();
   for (const auto& x : j.at("mismatches")) {
-    m.mismatches.push_back({int_at(x, "rank"), x.at("host").get<std::string>(),
-                            x.at("index").get<std::uint64_t>(), real_from(x.at("expected")), real_from(x.at("got"))});
+    m.mismatches.push_back({int_at(x, "rank"), x.at("host").get<std::string>(), x.at("index").get<std::uint64_t>(),
+                            real_from(x.at("expected")), real_from(x.at("got"))});
   }
   const Json& slowest = j.at("slowest");
   m.slowest_rank = int_at(slowest, "rank");
@@ -340,6 +379,14 @@ RunStatus status_from(const Json& j) {
   return RunStatus::kError;
 }
 
+// The schema allows only the names of kAnomalyKinds.
+AnomalyKind anomaly_kind_from(const Json& j) {
+  for (const AnomalyKind k : kAnomalyKinds) {
+    if (j == to_string(k)) return k;
+  }
+  return AnomalyKind::kDrop;
+}
+
 std::optional<std::string> optional_string_from(const Json& j) {
   if (j.is_null()) return std::nullopt;
   return j.get<std::string>();
@@ -390,7 +437,7 @@ RunSummary summary_from(const Json& j) {
       if (const auto sizes = a.find("sizes"); sizes != a.end()) x.sizes = sizes->get<std::vector<std::uint64_t>>();
       if (x.sizes.empty()) x.sizes = {x.size_bytes};
       x.placement = a.at("placement").get<std::string>();
-      x.kind = a.at("kind").get<std::string>();
+      x.kind = anomaly_kind_from(a.at("kind"));
       if (const auto explained = a.find("explained"); explained != a.end()) x.explained = explained->get<bool>();
       x.message = a.at("message").get<std::string>();
       s.anomalies.push_back(std::move(x));

@@ -40,9 +40,7 @@ std::string fit_number(double value, int width) {
 
 std::string format_general(double value) { return with_format(value, std::chars_format::general, 6); }
 
-std::string format_fixed(double value, int decimals) {
-  return with_format(value, std::chars_format::fixed, decimals);
-}
+std::string format_fixed(double value, int decimals) { return with_format(value, std::chars_format::fixed, decimals); }
 
 std::string format_shortest(double value) {
   Buffer buf{};

@@ -18,8 +18,7 @@ Status MetricsFileReporter::row(const SizeRecord& record) {
 
 Status MetricsFileReporter::end(const RunSummary& summary) {
   const RunDocument document{context_, rows_, summary};
-  return write_file_atomically(path_, prometheus_text(document))
-      .with_context("--metrics " + path_);
+  return write_file_atomically(path_, prometheus_text(document)).with_context("--metrics " + path_);
 }
 
 }  // namespace collbench::report

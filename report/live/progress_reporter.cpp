@@ -24,8 +24,7 @@ std::string format_progress(const Progress& p) {
   return line;
 }
 
-ProgressReporter::ProgressReporter(std::ostream& out)
-    : out_(out), enabled_(out.rdbuf() != std::cout.rdbuf()) {}
+ProgressReporter::ProgressReporter(std::ostream& out) : out_(out), enabled_(out.rdbuf() != std::cout.rdbuf()) {}
 
 Status ProgressReporter::begin(const RunContext& /*context*/) {
   shown_ = false;

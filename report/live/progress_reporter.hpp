@@ -33,7 +33,7 @@ class ProgressReporter final : public Reporter {
 
   std::ostream& out_;
   bool enabled_;
-  bool shown_ = false;           // a progress line is on the screen
+  bool shown_ = false;            // a progress line is on the screen
   double last_drawn_s_ = -1e300;  // elapsed time of the last redraw
 };
 

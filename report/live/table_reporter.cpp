@@ -8,6 +8,7 @@
 #include "common/strings.hpp"
 #include "common/text_table.hpp"
 #include "report/format/number_format.hpp"
+#include "report/format/size_label.hpp"
 
 namespace collbench::report {
 namespace {
@@ -21,44 +22,43 @@ constexpr int kRootWidth = 6;
 constexpr int kTimeWidth = 7;
 constexpr int kBwWidth = 6;
 constexpr int kWrongWidth = 6;
-constexpr int kIterWidth = 7;        // -I 1: i_min, i_max, i_p99, i_cv%
+constexpr int kIterWidth = 7;          // -I 1: i_min, i_max, i_p99, i_cv%
 constexpr int kStampHeaderWidth = 19;  // -S 1: " %19s" in the header...
 constexpr int kStampWidth = 21;        // ...and "%21s" in the rows (src/util.cu)
 
 // Both header groups in one piece: nccl-tests centres the titles unevenly and parsers match
 // the exact text.
-constexpr std::string_view kGroupTitles =
-    "           out-of-place                       in-place          ";
+constexpr std::string_view kGroupTitles = "           out-of-place                       in-place          ";
 constexpr std::string_view kPerIterationTitles =
     "              out-of-place (+ per-iteration)                                in-place (+ per-iteration)";
 constexpr std::string_view kStampLabel = "timestamp";
 constexpr std::string_view kStampFormat = "%Y-%m-%d %H:%M:%S";
 
 std::string after_size(std::string_view count, std::string_view type, std::string_view op, std::string_view root) {
-  return "  " + pad(count, kCountWidth, Align::kRight) + "  " + pad(type, kTypeWidth, Align::kRight) + "  " + pad(op, kOpWidth, Align::kRight) +
-         "  " + pad(root, kRootWidth, Align::kRight);
+  return "  " + pad(count, kCountWidth, Align::kRight) + "  " + pad(type, kTypeWidth, Align::kRight) + "  " +
+         pad(op, kOpWidth, Align::kRight) + "  " + pad(root, kRootWidth, Align::kRight);
 }
 
-std::string leading_columns(std::string_view size, std::string_view count, std::string_view type,
-                            std::string_view op, std::string_view root) {
+std::string leading_columns(std::string_view size, std::string_view count, std::string_view type, std::string_view op,
+                            std::string_view root) {
   return pad(size, kSizeWidth, Align::kRight) + after_size(count, type, op, root);
 }
 
 // Header lines start with "# ", which takes two columns of the size field.
-std::string header_leading(std::string_view size, std::string_view count, std::string_view type,
-                           std::string_view op, std::string_view root) {
+std::string header_leading(std::string_view size, std::string_view count, std::string_view type, std::string_view op,
+                           std::string_view root) {
   return "# " + pad(size, kSizeWidth - 2, Align::kRight) + after_size(count, type, op, root);
 }
 
 std::string group_columns(std::string_view time, std::string_view algbw, std::string_view busbw,
                           std::string_view wrong) {
-  return "  " + pad(time, kTimeWidth, Align::kRight) + "  " + pad(algbw, kBwWidth, Align::kRight) + "  " + pad(busbw, kBwWidth, Align::kRight) +
-         "  " + pad(wrong, kWrongWidth, Align::kRight);
+  return "  " + pad(time, kTimeWidth, Align::kRight) + "  " + pad(algbw, kBwWidth, Align::kRight) + "  " +
+         pad(busbw, kBwWidth, Align::kRight) + "  " + pad(wrong, kWrongWidth, Align::kRight);
 }
 
 std::string iteration_columns(std::string_view min, std::string_view max, std::string_view p99, std::string_view cv) {
-  return "  " + pad(min, kIterWidth, Align::kRight) + "  " + pad(max, kIterWidth, Align::kRight) + "  " + pad(p99, kIterWidth, Align::kRight) +
-         "  " + pad(cv, kIterWidth, Align::kRight);
+  return "  " + pad(min, kIterWidth, Align::kRight) + "  " + pad(max, kIterWidth, Align::kRight) + "  " +
+         pad(p99, kIterWidth, Align::kRight) + "  " + pad(cv, kIterWidth, Align::kRight);
 }
 
 std::string measurement_columns(const Measurement* m, const TableLayout& layout) {
@@ -91,7 +91,8 @@ const Measurement* find_placement(const SizeRecord& record, Placement placement)
 // Keeps a line a line: reasons and errors come from libraries and may hold newlines.
 std::string one_line(std::string_view text) {
   std::string out(text);
-  std::replace_if(out.begin(), out.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+  std::replace_if(
+      out.begin(), out.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
   return out;
 }
 
@@ -134,10 +135,27 @@ std::string parameter_line(const RunConfig& c) {
   const std::string step = c.step_factor > 0 ? format_uint(c.step_factor) + "(factor)"
                                              : format_uint(c.step_bytes) + "(bytes)";
   return "# nThread 1 nGpus " + format_int(c.gpus_per_process) + " minBytes " + format_uint(c.min_bytes) +
-         " maxBytes " + format_uint(c.max_bytes) + " step: " + step + " warmup iters: " +
-         format_uint(c.warmup_iterations) + " iters: " + (c.iterations == 0 ? std::string("auto") : format_uint(c.iterations)) +
+         " maxBytes " + format_uint(c.max_bytes) + " step: " + step +
+         " warmup iters: " + format_uint(c.warmup_iterations) +
+         " iters: " + (c.iterations == 0 ? std::string("auto") : format_uint(c.iterations)) +
          " agg iters: " + format_uint(c.aggregation) + " validation: " + format_uint(c.check_iterations) +
          " graph: " + format_uint(c.graph_launches);
+}
+
+// collbench's one line in nccl-tests' header: the peers differ in the buffer policy, and it
+// moves the busbw of rows that fit a cache by several times (docs/performance.md).
+std::string buffers_line(const BufferConfig& b) {
+  switch (b.policy) {
+    case BufferPolicy::kRotated: {
+      const std::string exact = format_uint(b.bytes_per_buffer) + " B";
+      const std::string human = size_text(b.bytes_per_buffer);
+      return "#  Buffers: rotated over " + human + (human == exact ? "" : " (" + exact + ")") +
+             " per buffer (new addresses each operation, caches colder: as nccl-tests and IMB -off_cache)";
+    }
+    case BufferPolicy::kFixed:
+      return "#  Buffers: fixed (the same addresses each operation, caches warm: as OSU and IMB's default)";
+  }
+  return "";
 }
 
 std::string mismatch_line(const SizeRecord& record, const Measurement& m, const Mismatch& x) {
@@ -166,8 +184,8 @@ std::vector<std::string> table_column_header(const TableLayout& layout) {
 }
 
 std::string format_table_row(const SizeRecord& record, const TableLayout& layout) {
-  std::string line = leading_columns(format_uint(record.size_bytes), format_uint(record.count), record.dtype,
-                                     record.op, format_int(record.root));
+  std::string line = leading_columns(format_uint(record.size_bytes), format_uint(record.count), record.dtype, record.op,
+                                     format_int(record.root));
   // A comment line, so that parsers of nccl-tests' table never meet a non-numeric row.
   if (record.skipped) return "#" + line.substr(1) + "  skipped: " + one_line(*record.skipped);
   line += measurement_columns(find_placement(record, Placement::kOutOfPlace), layout);
@@ -177,9 +195,10 @@ std::string format_table_row(const SizeRecord& record, const TableLayout& layout
 }
 
 std::string format_rank_line(const RankInfo& rank) {
-  return "#  Rank " + pad(format_int(rank.rank), 2, Align::kRight) + " Group  0 Pid " + pad(format_int(rank.pid), 6, Align::kRight) +
-         " on " + pad(rank.host, 10, Align::kRight) + " device " + pad(format_int(device_index(rank.device)), 2, Align::kRight) + " [" +
-         bus_field(rank) + "] " + rank.device_name;
+  return "#  Rank " + pad(format_int(rank.rank), 2, Align::kRight) + " Group  0 Pid " +
+         pad(format_int(rank.pid), 6, Align::kRight) + " on " + pad(rank.host, 10, Align::kRight) + " device " +
+         pad(format_int(device_index(rank.device)), 2, Align::kRight) + " [" + bus_field(rank) + "] " +
+         rank.device_name;
 }
 
 Status TableReporter::flush_checked(const char* what) {
@@ -215,7 +234,9 @@ Status TableReporter::begin(const RunContext& context) {
   out_ << "# collbench " << context.tool_version << " (" << context.git_commit << ") bootstrap=" << context.bootstrap
        << " backend=" << context.backend << " (" << context.backend_library << ")\n"
        << "# Collective test starting: " << collectives_ << "\n"
-       << parameter_line(context.config) << "\n#\n# Using devices\n";
+       << parameter_line(context.config) << "\n";
+  if (context.config.buffers) out_ << buffers_line(*context.config.buffers) << "\n";
+  out_ << "#\n# Using devices\n";
   for (const auto& rank : context.ranks) out_ << format_rank_line(rank) << "\n";
   out_ << "#\n";
   for (const auto& line : table_column_header(layout_)) out_ << line << "\n";
@@ -249,8 +270,8 @@ Status TableReporter::end(const RunSummary& summary) {
   if (summary.peak_placement.empty()) {
     out_ << "N/A\n";
   } else {
-    out_ << format_fixed(summary.peak_busbw_gbps, 2) << " GB/s at " << format_uint(summary.peak_size_bytes)
-         << " B (" << placement_words(summary.peak_placement) << ")\n";
+    out_ << format_fixed(summary.peak_busbw_gbps, 2) << " GB/s at " << format_uint(summary.peak_size_bytes) << " B ("
+         << placement_words(summary.peak_placement) << ")\n";
   }
   if (expected_) out_ << "# Expected busbw       : " << expected_line(*expected_, summary) << "\n";
   out_ << "# Wrong elements       : " << format_uint(summary.total_wrong) << "\n"
@@ -259,7 +280,8 @@ Status TableReporter::end(const RunSummary& summary) {
     out_ << "# First mismatches     :\n";
     for (const auto& line : mismatch_lines_) out_ << line << "\n";
   }
-  if (summary.max_rss_bytes > 0) out_ << "# Peak memory per rank : " << format_uint(summary.max_rss_bytes >> 20) << " MiB\n";
+  if (summary.max_rss_bytes > 0)
+    out_ << "# Peak memory per rank : " << format_uint(summary.max_rss_bytes >> 20) << " MiB\n";
   for (const auto& a : summary.anomalies) {
     const std::string where = a.placement == "both" ? "both placements" : placement_words(a.placement);
     out_ << (a.explained ? "# Note: " : "# Anomaly: ") << a.collective << " " << a.dtype << " " << where << ": "

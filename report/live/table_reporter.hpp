@@ -1,5 +1,6 @@
 // The nccl-tests text table on a stream, laid out byte for byte as nccl-tests prints it so
 // that existing parsers keep working. collbench's additions are '#' comment lines only:
+//  - "#  Buffers: rotated over ... | fixed ..." after the parameter line: the buffer policy;
 //  - host-memory ranks show "device -1 [cpu] <cpu set>" in the "Using devices" list;
 //  - when the run has several collectives, "# collective: <name>" precedes each one's rows;
 //  - a skipped row is a comment line: '#' in place of the first blank, the five leading columns,
@@ -44,7 +45,7 @@ class TableReporter final : public Reporter {
   void remember_mismatches(const SizeRecord& record);
 
   std::ostream& out_;
-  std::string collectives_;       // for the "concluded" line
+  std::string collectives_;  // for the "concluded" line
   bool label_collectives_ = false;
   std::string last_collective_;
   TableLayout layout_;
@@ -57,6 +58,6 @@ class TableReporter final : public Reporter {
 std::vector<std::string> table_column_header(const TableLayout& layout = {});
 // one row, without '\n'
 std::string format_table_row(const SizeRecord& record, const TableLayout& layout = {});
-std::string format_rank_line(const RankInfo& rank);      // "#  Rank  0 Group  0 Pid ..."
+std::string format_rank_line(const RankInfo& rank);  // "#  Rank  0 Group  0 Pid ..."
 
 }  // namespace collbench::report

@@ -41,8 +41,7 @@ std::vector<std::pair<SeriesKey, TableRows>> point_tables(const Comparison& c) {
       tables.push_back({p.key, {{"size", "BASE GB/s", "BASE band", "NEW GB/s", "NEW band", "NEW/BASE", "verdict"}}});
     }
     tables.back().second.push_back({short_size(p.size_bytes), gbps(p.base.busbw_gbps), band_cell(p.base),
-                                    gbps(p.current.busbw_gbps), band_cell(p.current), ratio_cell(p),
-                                    verdict_cell(p)});
+                                    gbps(p.current.busbw_gbps), band_cell(p.current), ratio_cell(p), verdict_cell(p)});
   }
   return tables;
 }
@@ -87,10 +86,11 @@ TableRows figures_rows(const Comparison& c) {
 std::string result_line(const Comparison& c) {
   const VerdictCounts& n = c.counts;
   std::string text = c.regressed() ? "REGRESSION: " : (c.points.empty() ? "NOTHING COMPARED: " : "no regression: ");
-  text += format_uint(n.slower) + " slower, " + format_uint(n.faster) + " faster, " + format_uint(n.same) +
-          " same (" + format_uint(n.within_noise) + " beyond the threshold but within noise)";
+  text += format_uint(n.slower) + " slower, " + format_uint(n.faster) + " faster, " + format_uint(n.same) + " same (" +
+          format_uint(n.within_noise) + " beyond the threshold but within noise)";
   if (n.unknown > 0) text += ", " + format_uint(n.unknown) + " not comparable";
-  text += "; " + format_uint(c.unmatched.size()) + " points not compared" + (c.unmatched.empty() ? "" : " (listed above)");
+  text += "; " + format_uint(c.unmatched.size()) + " points not compared" +
+          (c.unmatched.empty() ? "" : " (listed above)");
   if (c.outside_size_range > 0) text += ", " + format_uint(c.outside_size_range) + " outside the size range";
   return text;
 }
@@ -126,7 +126,8 @@ std::string prose(const Comparison& c, bool markdown) {
 std::string human(const Comparison& c, bool markdown) {
   std::string out = prose(c, markdown);
   if (!c.differences.empty()) out += heading("Context differences", markdown) + table(difference_rows(c), markdown);
-  for (const auto& [key, rows] : point_tables(c)) out += heading(describe(key), markdown) + table(rows, markdown, kPointAlign);
+  for (const auto& [key, rows] : point_tables(c))
+    out += heading(describe(key), markdown) + table(rows, markdown, kPointAlign);
   if (!c.unmatched.empty()) {
     out += heading("Not compared (on one side only, or skipped)", markdown) + table(unmatched_rows(c), markdown);
   }
@@ -138,8 +139,11 @@ std::string human(const Comparison& c, bool markdown) {
 // ---- JSON ----
 
 Json side_json(const ComparedSide& s) {
-  return {{"busbw_gbps", real(s.busbw_gbps)}, {"band_low_gbps", real(s.band_low_gbps)},
-          {"band_high_gbps", real(s.band_high_gbps)}, {"time_us", real(s.time_us)}, {"wrong", s.wrong}};
+  return {{"busbw_gbps", real(s.busbw_gbps)},
+          {"band_low_gbps", real(s.band_low_gbps)},
+          {"band_high_gbps", real(s.band_high_gbps)},
+          {"time_us", real(s.time_us)},
+          {"wrong", s.wrong}};
 }
 
 Json points_json(const Comparison& c) {
@@ -180,27 +184,32 @@ std::string json(const Comparison& c) {
   Json differences = Json::array();
   for (const auto& d : c.differences) differences.push_back({{"field", d.field}, {"base", d.base}, {"new", d.current}});
   Json flags = Json::array();
-  for (const auto& f : c.flags) flags.push_back({{"side", f.side == Side::kBase ? "base" : "new"}, {"message", f.message}});
+  for (const auto& f : c.flags)
+    flags.push_back({{"side", f.side == Side::kBase ? "base" : "new"}, {"message", f.message}});
   const VerdictCounts& n = c.counts;
-  const Json j = {
-      {"schema", "collbench.compare"},
-      {"schema_version", 1},
-      {"base", c.base_label},
-      {"new", c.new_label},
-      {"threshold", c.options.threshold},
-      {"min_size_bytes", c.options.min_size},
-      {"max_size_bytes", c.options.max_size},
-      {"rule", noise_rule_text(c.options.threshold)},
-      {"regressed", c.regressed()},
-      {"counts", {{"slower", n.slower}, {"faster", n.faster}, {"same", n.same}, {"within_noise", n.within_noise},
-                  {"not_comparable", n.unknown}, {"not_compared", c.unmatched.size()},
-                  {"outside_size_range", c.outside_size_range}}},
-      {"flags", flags},
-      {"setup_differences", c.setup_differences},
-      {"context_differences", differences},
-      {"points", points_json(c)},
-      {"unmatched", unmatched_json(c)},
-      {"figures", {{"base", figures_list(c.base_figures)}, {"new", figures_list(c.new_figures)}}}};
+  const Json j = {{"schema", "collbench.compare"},
+                  {"schema_version", 1},
+                  {"base", c.base_label},
+                  {"new", c.new_label},
+                  {"threshold", c.options.threshold},
+                  {"min_size_bytes", c.options.min_size},
+                  {"max_size_bytes", c.options.max_size},
+                  {"rule", noise_rule_text(c.options.threshold)},
+                  {"regressed", c.regressed()},
+                  {"counts",
+                   {{"slower", n.slower},
+                    {"faster", n.faster},
+                    {"same", n.same},
+                    {"within_noise", n.within_noise},
+                    {"not_comparable", n.unknown},
+                    {"not_compared", c.unmatched.size()},
+                    {"outside_size_range", c.outside_size_range}}},
+                  {"flags", flags},
+                  {"setup_differences", c.setup_differences},
+                  {"context_differences", differences},
+                  {"points", points_json(c)},
+                  {"unmatched", unmatched_json(c)},
+                  {"figures", {{"base", figures_list(c.base_figures)}, {"new", figures_list(c.new_figures)}}}};
   return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 

@@ -17,28 +17,43 @@ std::string csv_line(const std::vector<std::string>& fields) {
 }
 
 std::vector<std::string> key_fields(const ReportRun& run, const SizeRecord& row) {
-  return {run.label,   row.collective, row.dtype, row.op, format_int(row.root), format_uint(row.size_bytes),
+  return {run.label,
+          row.collective,
+          row.dtype,
+          row.op,
+          format_int(row.root),
+          format_uint(row.size_bytes),
           format_uint(row.count)};
 }
 
 std::vector<std::string> measurement_fields(const Measurement& m) {
   const TimeStats& s = m.per_iteration;
-  return {to_string(m.placement),       format_uint(m.iterations),   format_shortest(m.time_us),
-          format_shortest(m.algbw_gbps), format_shortest(m.busbw_gbps), format_shortest(s.median_us),
-          format_shortest(s.min_us),     format_shortest(s.max_us),   format_shortest(s.p95_us),
-          format_shortest(s.p99_us),     format_shortest(s.stdev_us), format_shortest(s.cv),
-          m.checked ? "true" : "false",  format_uint(m.wrong),        format_int(m.slowest_rank),
-          m.slowest_host,                ""};
+  return {to_string(m.placement),
+          format_uint(m.iterations),
+          format_shortest(m.time_us),
+          format_shortest(m.algbw_gbps),
+          format_shortest(m.busbw_gbps),
+          format_shortest(s.median_us),
+          format_shortest(s.min_us),
+          format_shortest(s.max_us),
+          format_shortest(s.p95_us),
+          format_shortest(s.p99_us),
+          format_shortest(s.stdev_us),
+          format_shortest(s.cv),
+          m.checked ? "true" : "false",
+          format_uint(m.wrong),
+          format_int(m.slowest_rank),
+          m.slowest_host,
+          ""};
 }
 
 }  // namespace
 
 const std::vector<std::string>& csv_columns() {
   static const std::vector<std::string> kColumns = {
-      "run",       "collective", "dtype",     "op",        "root",     "size_bytes", "count",
-      "placement", "iterations", "time_us",   "algbw_gbps", "busbw_gbps", "median_us", "min_us",
-      "max_us",    "p95_us",     "p99_us",    "stdev_us",  "cv",       "checked",    "wrong",
-      "slowest_rank", "slowest_host", "skipped"};
+      "run",        "collective", "dtype",      "op",         "root",      "size_bytes",   "count",        "placement",
+      "iterations", "time_us",    "algbw_gbps", "busbw_gbps", "median_us", "min_us",       "max_us",       "p95_us",
+      "p99_us",     "stdev_us",   "cv",         "checked",    "wrong",     "slowest_rank", "slowest_host", "skipped"};
   return kColumns;
 }
 

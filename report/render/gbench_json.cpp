@@ -137,10 +137,12 @@ std::string gbench_json_text(const RunDocument& document) {
   Json benchmarks = Json::array();
   for (const auto& row : document.rows) {
     if (row.skipped) {
-      for (Placement p : {Placement::kOutOfPlace, Placement::kInPlace}) benchmarks.push_back(skipped_entry(row, p, numbering));
+      for (Placement p : {Placement::kOutOfPlace, Placement::kInPlace})
+        benchmarks.push_back(skipped_entry(row, p, numbering));
       continue;
     }
-    for (const auto& m : row.placements) benchmarks.push_back(measured_entry(row, m, document.context.nranks, numbering));
+    for (const auto& m : row.placements)
+      benchmarks.push_back(measured_entry(row, m, document.context.nranks, numbering));
   }
   for (auto& b : benchmarks) b["repetitions"] = numbering.repetitions(b["name"].get<std::string>());
   const Json j = {{"context", context_json(document.context)}, {"benchmarks", benchmarks}};

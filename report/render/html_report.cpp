@@ -68,15 +68,19 @@ std::string runs_section(const std::vector<ReportRun>& runs) {
     rows.push_back(std::move(cells));
     classes.emplace_back(differs ? "differs" : "");
   };
-  add("status", [](const ReportRun& r) { return std::string(to_string(r.document.summary.status)); }, false);
-  add("started", [](const ReportRun& r) { return r.document.context.start_time; }, false);
-  add("ended", [](const ReportRun& r) { return r.document.summary.end_time; }, false);
+  add(
+      "status", [](const ReportRun& r) { return std::string(to_string(r.document.summary.status)); }, false);
+  add(
+      "started", [](const ReportRun& r) { return r.document.context.start_time; }, false);
+  add(
+      "ended", [](const ReportRun& r) { return r.document.summary.end_time; }, false);
   for (const auto& row : context_table(contexts)) {
     rows.push_back({row.field});
     rows.back().insert(rows.back().end(), row.values.begin(), row.values.end());
     classes.emplace_back(runs.size() > 1 && row.differs ? "differs" : "");
   }
-  add("command", [](const ReportRun& r) { return join(r.document.context.argv, " "); }, false);
+  add(
+      "command", [](const ReportRun& r) { return join(r.document.context.argv, " "); }, false);
   std::string out = h2("runs", "Runs");
   for (const auto& run : runs) {
     for (const auto& problem : run_problems(run.document)) {
@@ -88,7 +92,8 @@ std::string runs_section(const std::vector<ReportRun>& runs) {
 }
 
 std::string figures_section(const std::vector<ReportRun>& runs) {
-  const bool with_link = std::any_of(runs.begin(), runs.end(), [](const ReportRun& r) { return bottleneck_link_gbps(r).has_value(); });
+  const bool with_link = std::any_of(runs.begin(), runs.end(),
+                                     [](const ReportRun& r) { return bottleneck_link_gbps(r).has_value(); });
   std::vector<std::string> header = figures_header(with_link);
   header.insert(header.begin(), "run");
   TableRows rows = {header};
@@ -132,8 +137,7 @@ std::string ranking_section(const std::vector<ReportRun>& runs, const RankingOpt
       rows.push_back({run.place > 0 ? format_int(run.place) : "-", run.label, format_int(run.nranks), run.hosts,
                       run.score_gbps ? format_fixed(*run.score_gbps, 2) : "-",
                       run.vs_median ? format_fixed(100 * (*run.vs_median - 1), 1) + "%" : "-",
-                      run.figures ? format_fixed(run.figures->peak_busbw_gbps, 2) : "-",
-                      run.flagged ? "below" : ""});
+                      run.figures ? format_fixed(run.figures->peak_busbw_gbps, 2) : "-", run.flagged ? "below" : ""});
       classes.emplace_back(run.flagged ? "flagged" : "");
     }
     out += html_table(rows, classes);
@@ -175,8 +179,8 @@ void placement_cells(const Measurement* m, std::vector<std::string>& cells) {
     cells.insert(cells.end(), {"-", "-", "-", "-"});
     return;
   }
-  cells.insert(cells.end(), {format_fixed(m->time_us, 2), format_fixed(m->algbw_gbps, 2), format_fixed(m->busbw_gbps, 2),
-                             m->checked ? format_uint(m->wrong) : "N/A"});
+  cells.insert(cells.end(), {format_fixed(m->time_us, 2), format_fixed(m->algbw_gbps, 2),
+                             format_fixed(m->busbw_gbps, 2), m->checked ? format_uint(m->wrong) : "N/A"});
 }
 
 const Measurement* find(const SizeRecord& row, Placement p) {
@@ -189,12 +193,12 @@ const Measurement* find(const SizeRecord& row, Placement p) {
 std::string results_section(const std::vector<ReportRun>& runs) {
   std::string out = h2("results", "All results");
   for (const auto& run : runs) {
-    TableRows rows = {{"collective", "type", "op", "root", "size", "count", "oop time (us)", "oop algbw",
-                       "oop busbw", "oop #wrong", "ip time (us)", "ip algbw", "ip busbw", "ip #wrong", "note"}};
+    TableRows rows = {{"collective", "type", "op", "root", "size", "count", "oop time (us)", "oop algbw", "oop busbw",
+                       "oop #wrong", "ip time (us)", "ip algbw", "ip busbw", "ip #wrong", "note"}};
     std::vector<std::string> classes;
     for (const auto& row : run.document.rows) {
-      std::vector<std::string> cells = {row.collective, row.dtype, row.op, format_int(row.root),
-                                        size_text(row.size_bytes), format_uint(row.count)};
+      std::vector<std::string> cells = {
+          row.collective, row.dtype, row.op, format_int(row.root), size_text(row.size_bytes), format_uint(row.count)};
       placement_cells(find(row, Placement::kOutOfPlace), cells);
       placement_cells(find(row, Placement::kInPlace), cells);
       cells.push_back(row.skipped ? "skipped: " + *row.skipped : "");

@@ -62,9 +62,9 @@ void write_header(std::ostream& out, const LocateReport& rep) {
   out << right("rank", 6) << "  " << left("host", host_w) << "  " << left("local", 5) << "  " << left("device", dev_w)
       << "  " << left("gpu", 3) << "  nic\n";
   for (const auto& r : rep.ranks) {
-    out << right(std::to_string(r.rank), 6) << "  " << left(r.host, host_w) << "  " << left(std::to_string(r.local_rank), 5)
-        << "  " << left(r.device == "cpu" ? r.device_name : r.device, dev_w) << "  "
-        << left(r.gpu.empty() ? "-" : r.gpu, 3) << "  " << (r.nic.empty() ? "-" : r.nic) << "\n";
+    out << right(std::to_string(r.rank), 6) << "  " << left(r.host, host_w) << "  "
+        << left(std::to_string(r.local_rank), 5) << "  " << left(r.device == "cpu" ? r.device_name : r.device, dev_w)
+        << "  " << left(r.gpu.empty() ? "-" : r.gpu, 3) << "  " << (r.nic.empty() ? "-" : r.nic) << "\n";
   }
 }
 
@@ -102,8 +102,7 @@ void write_pairs(std::ostream& out, const LocateReport& rep) {
     out << right(std::to_string(p.a) + "-" + std::to_string(p.b), 11) << "  "
         << left(p.inter_host ? "inter_host" : "intra_host", 10) << right(std::to_string(p.round), 6)
         << right(std::to_string(p.passes), 7) << right(format_uint(p.iterations), 12)
-        << right(format_fixed(p.time_us, 1), 12)
-        << right(format_fixed(p.gbps, 2), 10) << "\n";
+        << right(format_fixed(p.time_us, 1), 12) << right(format_fixed(p.gbps, 2), 10) << "\n";
   }
 }
 
@@ -128,9 +127,22 @@ void write_groups(std::ostream& out, const LocateReport& rep) {
 std::string details_text(const LocateFigure& f) {
   std::string s;
   for (const auto& d : f.details) {
-    s += (s.empty() ? "" : "  ") + d.name + " " + (d.name == "pairs" ? format_fixed(d.value, 0) : format_fixed(d.value, 2));
+    s += (s.empty() ? "" : "  ") + d.name + " " +
+         (d.name == "pairs" ? format_fixed(d.value, 0) : format_fixed(d.value, 2));
   }
   return s;
+}
+
+// What follows a figure's line: after OUTLIER for a named one, alone for a suspect not named.
+const char* recheck_text(LocateRecheck r) {
+  switch (r) {
+    case LocateRecheck::kNone: return "";
+    case LocateRecheck::kConfirmed: return " (confirmed alone)";
+    case LocateRecheck::kDecisive: return " (far enough below to need no recheck)";
+    case LocateRecheck::kNotConfirmed: return "  suspect, not confirmed alone";
+    case LocateRecheck::kNotMeasured: return "  suspect, no time to measure it alone: not named";
+  }
+  return "";
 }
 
 void write_comparison(std::ostream& out, const LocateComparison& c) {
@@ -150,11 +162,7 @@ void write_comparison(std::ostream& out, const LocateComparison& c) {
     const std::string details = details_text(f);
     if (!details.empty()) out << "  [" << details << "]";
     if (f.outlier) out << "  OUTLIER";
-    if (f.recheck == "confirmed") out << " (confirmed alone)";
-    if (f.recheck == "decisive") out << " (far enough below to need no recheck)";
-    if (f.recheck == "not_confirmed") out << "  suspect, not confirmed alone";
-    if (f.recheck == "not_measured") out << "  suspect, no time to measure it alone: not named";
-    out << "\n";
+    out << recheck_text(f.recheck) << "\n";
   }
 }
 
@@ -163,13 +171,13 @@ void write_comparison(std::ostream& out, const LocateComparison& c) {
 void write_contention(std::ostream& out, const LocateReport& rep) {
   for (const auto& c : rep.comparisons) {
     for (const auto& f : c.figures) {
-      if (f.recheck == "not_measured") {
+      if (f.recheck == LocateRecheck::kNotMeasured) {
         out << "# note: " << f.label << " ran at " << figure_text(f.value, "GB/s")
             << " GB/s, below the others, but the budget left no time to measure it alone: not named\n";
       }
-      if (f.recheck != "not_confirmed") continue;
-      const auto alone =
-          std::find_if(f.details.begin(), f.details.end(), [](const auto& d) { return d.name == "alone_gbps"; });
+      if (f.recheck != LocateRecheck::kNotConfirmed) continue;
+      const auto alone = std::find_if(f.details.begin(), f.details.end(),
+                                      [](const auto& d) { return d.name == "alone_gbps"; });
       out << "# note: " << f.label << " ran at " << figure_text(f.value, "GB/s") << " GB/s beside other traffic but "
           << (alone != f.details.end() ? figure_text(alone->value, "GB/s") : "-")
           << " GB/s alone: slowed by contention, not named\n";
@@ -205,29 +213,20 @@ void write_verdict(std::ostream& out, const LocateReport& rep) {
       return;
     case LocateVerdict::kOutlier: break;
   }
-  out << "# verdict: OUTLIER FOUND: " << rep.findings.size() << " finding" << (rep.findings.size() == 1 ? "" : "s") << "\n";
+  out << "# verdict: OUTLIER FOUND: " << rep.findings.size() << " finding" << (rep.findings.size() == 1 ? "" : "s")
+      << "\n";
   for (const auto& f : rep.findings) {
     out << "#   " << describe_finding(rep, f) << ": " << f.comparison;
     if (!std::isnan(f.reference)) {
       out << ": " << metric_words(f.metric) << " " << figure_text(f.value, f.unit) << " "
-          << (f.unit == "GB/s" ? "GB/s " : "")
-          << "against a median of " << figure_text(f.reference, f.unit) << " for the others (" << percent(f.gap)
-          << " below, " << format_mads(f.distance_mads) << " MADs)";
+          << (f.unit == "GB/s" ? "GB/s " : "") << "against a median of " << figure_text(f.reference, f.unit)
+          << " for the others (" << percent(f.gap) << " below, " << format_mads(f.distance_mads) << " MADs)";
     }
     out << "\n";
   }
 }
 
 }  // namespace
-
-const char* to_string(LocateVerdict v) {
-  switch (v) {
-    case LocateVerdict::kNoOutlier: return "no_outlier";
-    case LocateVerdict::kOutlier: return "outlier";
-    case LocateVerdict::kNothingCompared: return "nothing_compared";
-  }
-  return "nothing_compared";
-}
 
 std::string describe_finding(const LocateReport& rep, const LocateFinding& f) {
   if (f.subject == "rank" && f.ranks.size() == 1) return rank_text(rep, f.ranks.front());

@@ -23,17 +23,20 @@ void write_rank_lines(std::ostream& out, const PreflightReport& rep) {
     host_w = std::max(host_w, r.host.size());
     dev_w = std::max(dev_w, device_text(r).size());
   }
-  out << pad("rank", 6, Align::kRight) << "  " << pad("host", host_w, Align::kLeft) << "  " << pad("local", 7, Align::kLeft) << "  "
-      << pad("device", dev_w, Align::kLeft) << "  " << pad("value", 12, Align::kRight) << "  " << pad("check", 5, Align::kLeft) << "  "
-      << pad("bootstrap", 12, Align::kRight) << "  " << pad("communicator", 12, Align::kRight) << "  " << pad("all_reduce", 10, Align::kRight) << "\n";
+  out << pad("rank", 6, Align::kRight) << "  " << pad("host", host_w, Align::kLeft) << "  "
+      << pad("local", 7, Align::kLeft) << "  " << pad("device", dev_w, Align::kLeft) << "  "
+      << pad("value", 12, Align::kRight) << "  " << pad("check", 5, Align::kLeft) << "  "
+      << pad("bootstrap", 12, Align::kRight) << "  " << pad("communicator", 12, Align::kRight) << "  "
+      << pad("all_reduce", 10, Align::kRight) << "\n";
   for (const auto& r : rep.ranks) {
     const std::string value = r.collective_ran ? std::to_string(r.value) : "-";
     const std::string check = r.collective_ran ? (r.value_ok ? "OK" : "WRONG") : "-";
     out << pad(std::to_string(r.rank), 6, Align::kRight) << "  " << pad(r.host, host_w, Align::kLeft) << "  "
         << pad(std::to_string(r.local_rank) + "/" + std::to_string(r.local_size), 7, Align::kLeft) << "  "
-        << pad(device_text(r), dev_w, Align::kLeft) << "  " << pad(value, 12, Align::kRight) << "  " << pad(check, 5, Align::kLeft) << "  "
-        << pad(fixed(r.bootstrap_ms, 1) + " ms", 12, Align::kRight) << "  " << pad(fixed(r.communicator_ms, 1) + " ms", 12, Align::kRight)
-        << "  " << pad(r.collective_ran ? fixed(r.collective_us, 0) + " us" : "-", 10, Align::kRight) << "\n";
+        << pad(device_text(r), dev_w, Align::kLeft) << "  " << pad(value, 12, Align::kRight) << "  "
+        << pad(check, 5, Align::kLeft) << "  " << pad(fixed(r.bootstrap_ms, 1) + " ms", 12, Align::kRight) << "  "
+        << pad(fixed(r.communicator_ms, 1) + " ms", 12, Align::kRight) << "  "
+        << pad(r.collective_ran ? fixed(r.collective_us, 0) + " us" : "-", 10, Align::kRight) << "\n";
   }
 }
 
@@ -51,8 +54,9 @@ void write_summary(std::ostream& out, const PreflightReport& rep) {
   out << "# expected on every rank: " << rep.expected << " = " << n << "*(" << n << "-1)/2\n";
   if (const auto* b = slowest(rep, &PreflightRank::bootstrap_ms)) {
     const auto* c = slowest(rep, &PreflightRank::communicator_ms);
-    out << "# initialisation: bootstrap up to " << fixed(b->bootstrap_ms, 1) << " ms (rank " << b->rank << " on " << b->host
-        << "), communicator up to " << fixed(c->communicator_ms, 1) << " ms (rank " << c->rank << " on " << c->host << ")\n";
+    out << "# initialisation: bootstrap up to " << fixed(b->bootstrap_ms, 1) << " ms (rank " << b->rank << " on "
+        << b->host << "), communicator up to " << fixed(c->communicator_ms, 1) << " ms (rank " << c->rank << " on "
+        << c->host << ")\n";
   }
   if (rep.problems.empty()) out << "# problems: none\n";
   for (const auto& p : rep.problems) {
@@ -69,8 +73,8 @@ std::string verdict_line(const PreflightReport& rep) {
       std::string wrong;
       for (const auto& r : rep.ranks) {
         if (r.collective_ran && !r.value_ok) {
-          wrong += (wrong.empty() ? "" : ", ") + std::string("rank ") + std::to_string(r.rank) + " on " + r.host + " got " +
-                   std::to_string(r.value);
+          wrong += (wrong.empty() ? "" : ", ") + std::string("rank ") + std::to_string(r.rank) + " on " + r.host +
+                   " got " + std::to_string(r.value);
         }
       }
       return "WRONG DATA: " + wrong + " (expected " + std::to_string(rep.expected) + ")";

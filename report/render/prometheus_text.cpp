@@ -117,9 +117,11 @@ std::vector<Series> distinct_series(const std::vector<SizeRecord>& rows, const s
 
 std::vector<Family> measurement_families(const std::vector<Series>& series, const std::string& prefix) {
   Family busbw{prefix + "busbw_gbytes_per_second",
-               "Bus bandwidth (nccl-tests' busbw) in GB/s (1e9 bytes per second).", {}};
+               "Bus bandwidth (nccl-tests' busbw) in GB/s (1e9 bytes per second).",
+               {}};
   Family algbw{prefix + "algbw_gbytes_per_second",
-               "Algorithm bandwidth (nccl-tests' algbw) in GB/s (1e9 bytes per second).", {}};
+               "Algorithm bandwidth (nccl-tests' algbw) in GB/s (1e9 bytes per second).",
+               {}};
   Family time{prefix + "time_seconds", "Headline time of one collective call (nccl-tests' time) in seconds.", {}};
   Family wrong{prefix + "wrong_elements", "Wrong elements found by the data check, summed over ranks.", {}};
   for (const auto& s : series) {
@@ -152,14 +154,17 @@ std::vector<Family> run_families(const RunDocument& d, const std::string& host, 
       {prefix + "run_ok",
        "1 when the run ended ok, with no wrong element and no failed expectation; else 0 (status: the run's status).",
        {{{{"host", host}, {"status", to_string(s.status)}}, ok ? 1.0 : 0.0}}},
-      {prefix + "avg_busbw_gbytes_per_second", "Average bus bandwidth of the run (nccl-tests' Avg bus bandwidth) in GB/s.",
+      {prefix + "avg_busbw_gbytes_per_second",
+       "Average bus bandwidth of the run (nccl-tests' Avg bus bandwidth) in GB/s.",
        {{at, s.avg_busbw_gbps}}},
       {prefix + "peak_busbw_gbytes_per_second", "Highest bus bandwidth of the run in GB/s.", {{at, s.peak_busbw_gbps}}},
-      {prefix + "run_wrong_elements", "Wrong elements of the whole run, summed over rows, placements and ranks.",
+      {prefix + "run_wrong_elements",
+       "Wrong elements of the whole run, summed over rows, placements and ranks.",
        {{at, static_cast<double>(s.total_wrong)}}},
       {prefix + "run_end_timestamp_seconds", "When the run ended, in seconds since the Unix epoch.", {}},
       {prefix + "run_ranks", "Ranks of the run.", {{at, static_cast<double>(d.context.nranks)}}},
-      {prefix + "run_info", "Always 1: what ran, as labels (hosts: every host of the job, comma-separated).",
+      {prefix + "run_info",
+       "Always 1: what ran, as labels (hosts: every host of the job, comma-separated).",
        {{{{"host", host},
           {"hosts", joined_hosts(d.context)},
           {"backend", d.context.backend},
@@ -170,9 +175,11 @@ std::vector<Family> run_families(const RunDocument& d, const std::string& host, 
   };
   if (const auto end = epoch_seconds(s.end_time)) out[4].samples.push_back({at, *end});
   if (!s.expectations.empty()) {
-    out.push_back({prefix + "expectations", "Expectations checked (run --expect).",
+    out.push_back({prefix + "expectations",
+                   "Expectations checked (run --expect).",
                    {{at, static_cast<double>(s.expectations.size())}}});
-    out.push_back({prefix + "expectations_failed", "Expectations that failed or were not measured (run --expect).",
+    out.push_back({prefix + "expectations_failed",
+                   "Expectations that failed or were not measured (run --expect).",
                    {{at, static_cast<double>(failed_expectations(s))}}});
   }
   return out;
@@ -205,9 +212,11 @@ std::string health_prometheus_text(const HealthReport& report, const std::string
     }
   }
   const Labels at = {{"host", report.hosts.empty() ? std::string() : report.hosts.front().host}};
-  Family job{"collbench_health_job_ok", "1 when every host of the health check and the job as a whole passed; else 0.",
+  Family job{"collbench_health_job_ok",
+             "1 when every host of the health check and the job as a whole passed; else 0.",
              {{at, report.passed() ? 1.0 : 0.0}}};
-  Family end{"collbench_health_end_timestamp_seconds", "When the health check ended, in seconds since the Unix epoch.",
+  Family end{"collbench_health_end_timestamp_seconds",
+             "When the health check ended, in seconds since the Unix epoch.",
              {}};
   if (const auto seconds = epoch_seconds(end_time)) end.samples.push_back({at, *seconds});
   std::string out;

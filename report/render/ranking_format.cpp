@@ -18,8 +18,11 @@ TableRows ranking_rows(const Ranking& r) {
   header.insert(header.end(), {"peak GB/s", "at", "problems"});
   TableRows rows = {header};
   for (const auto& run : r.runs) {
-    std::vector<std::string> cells = {run.place > 0 ? format_int(run.place) : "-", run.label, format_int(run.nranks),
-                                      run.hosts, opt_gbps(run.score_gbps),
+    std::vector<std::string> cells = {run.place > 0 ? format_int(run.place) : "-",
+                                      run.label,
+                                      format_int(run.nranks),
+                                      run.hosts,
+                                      opt_gbps(run.score_gbps),
                                       run.vs_median ? format_fixed(100 * (*run.vs_median - 1), 1) + "%" : "-",
                                       run.flagged ? "BELOW" : ""};
     for (std::size_t i = 0; i < kReferenceSizes.size(); ++i) {
@@ -89,10 +92,14 @@ std::string json(const Ranking& r) {
                     {"problems", run.problems}});
   }
   Json context = Json::array();
-  for (const auto& row : r.context) context.push_back({{"field", row.field}, {"values", row.values}, {"differs", row.differs}});
+  for (const auto& row : r.context)
+    context.push_back({{"field", row.field}, {"values", row.values}, {"differs", row.differs}});
   Json stragglers = Json::array();
   for (const auto& s : r.stragglers) {
-    stragglers.push_back({{"run", s.run}, {"host", s.host}, {"slowest", s.slowest}, {"points", s.points},
+    stragglers.push_back({{"run", s.run},
+                          {"host", s.host},
+                          {"slowest", s.slowest},
+                          {"points", s.points},
                           {"median_excess", real(s.median_excess)}});
   }
   const Json j = {{"schema", "collbench.ranking"},

@@ -45,7 +45,8 @@ std::vector<GroupCharts> run_charts(const std::vector<ReportRun>& runs) {
   std::vector<GroupCharts> charts;
   for (std::size_t r = 0; r < runs.size(); ++r) {
     for (const auto& s : all[r].series) {
-      auto it = std::find_if(charts.begin(), charts.end(), [&](const GroupCharts& c) { return c.group == s.key.group; });
+      auto it = std::find_if(charts.begin(), charts.end(),
+                             [&](const GroupCharts& c) { return c.group == s.key.group; });
       if (it == charts.end()) it = charts.insert(charts.end(), empty_charts(s.key.group));
       const std::string label = runs[r].label + (placements ? " " + placement_words(s.key.placement) : "");
       const int color = static_cast<int>(r);

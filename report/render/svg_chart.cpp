@@ -11,7 +11,7 @@
 namespace collbench::report {
 namespace {
 
-constexpr double kLeft = 72;    // room for y labels and the y title
+constexpr double kLeft = 72;  // room for y labels and the y title
 constexpr double kRight = 24;
 constexpr double kTop = 36;     // the title
 constexpr double kBottom = 52;  // x labels and the x title
@@ -92,8 +92,8 @@ std::string text_at(double x, double y, const std::string& anchor, const std::st
 }
 
 std::string line(double x1, double y1, double x2, double y2, const std::string& style) {
-  return "<line x1=\"" + num(x1) + "\" y1=\"" + num(y1) + "\" x2=\"" + num(x2) + "\" y2=\"" + num(y2) + "\" " +
-         style + "/>\n";
+  return "<line x1=\"" + num(x1) + "\" y1=\"" + num(y1) + "\" x2=\"" + num(x2) + "\" y2=\"" + num(y2) + "\" " + style +
+         "/>\n";
 }
 
 int x_label_step(const Range& r) {
@@ -166,8 +166,8 @@ std::string series_svg(const ChartSpec& spec, const ChartSeries& s, const Range&
     const double x = px(x_of(p.size_bytes), xr, f.left, f.width);
     const double y = f.top + f.height - px(y_value(p.y, spec.y_scale), yr, 0, f.height);
     path += (path.empty() ? "M" : " L") + num(x) + " " + num(y);
-    markers += marker(x, y, s, color, s.label + ": " + size_text(p.size_bytes) + ", " + format_fixed(p.y, 2) + " " +
-                                          spec.y_unit);
+    markers += marker(x, y, s, color,
+                      s.label + ": " + size_text(p.size_bytes) + ", " + format_fixed(p.y, 2) + " " + spec.y_unit);
   }
   if (path.empty()) return "";
   const std::string dash = s.dashed ? " stroke-dasharray=\"7 4\"" : "";

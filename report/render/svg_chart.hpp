@@ -17,16 +17,16 @@ struct ChartPoint {
 };
 
 struct ChartSeries {
-  std::string label;   // legend text
-  int color = 0;       // index into the palette (wraps around)
-  bool dashed = false; // in-place
+  std::string label;    // legend text
+  int color = 0;        // index into the palette (wraps around)
+  bool dashed = false;  // in-place
   std::vector<ChartPoint> points;
 };
 
 struct ChartSpec {
   std::string title;
-  std::string y_title;       // "bus bandwidth (GB/s)"
-  std::string y_unit;        // for point tooltips: "GB/s", "us"
+  std::string y_title;  // "bus bandwidth (GB/s)"
+  std::string y_unit;   // for point tooltips: "GB/s", "us"
   YScale y_scale = YScale::kLinear;
   std::vector<ChartSeries> series;
   int width = 640;

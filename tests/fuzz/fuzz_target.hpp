@@ -16,9 +16,7 @@ namespace collbench::fuzz {
 
 using Bytes = std::span<const std::uint8_t>;
 
-inline std::string_view as_text(Bytes bytes) {
-  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
-}
+inline std::string_view as_text(Bytes bytes) { return {reinterpret_cast<const char*>(bytes.data()), bytes.size()}; }
 
 inline std::span<const std::byte> as_bytes(Bytes bytes) { return std::as_bytes(bytes); }
 
@@ -35,10 +33,10 @@ inline std::span<const std::byte> as_bytes(Bytes bytes) { return std::as_bytes(b
   ((cond) ? static_cast<void>(0) : ::collbench::fuzz::property_failed(#cond, __FILE__, __LINE__))
 
 #if defined(COLLBENCH_FUZZ_MAIN)
-#define COLLBENCH_FUZZ_TARGET(name)                                                      \
-  extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {   \
-    ::collbench::fuzz::name(::collbench::fuzz::Bytes(data, size));                      \
-    return 0;                                                                            \
+#define COLLBENCH_FUZZ_TARGET(name)                                                   \
+  extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) { \
+    ::collbench::fuzz::name(::collbench::fuzz::Bytes(data, size));                    \
+    return 0;                                                                         \
   }
 #else
 #define COLLBENCH_FUZZ_TARGET(name)

@@ -22,10 +22,10 @@
 namespace collbench {
 namespace {
 
-#define COLLBENCH_REQUIRE_GPU()                                                              \
-  do {                                                                                       \
-    const backend::cuda::CudaProbe probe = backend::cuda::probe_cuda();                     \
-    if (probe.devices == 0) GTEST_SKIP() << "needs a GPU: " << probe.error;                  \
+#define COLLBENCH_REQUIRE_GPU()                                             \
+  do {                                                                      \
+    const backend::cuda::CudaProbe probe = backend::cuda::probe_cuda();     \
+    if (probe.devices == 0) GTEST_SKIP() << "needs a GPU: " << probe.error; \
   } while (false)
 
 // The process's shared state of a test: one per test body, as one per collbench process.
@@ -184,7 +184,8 @@ class CorruptedOutput : public ::testing::TestWithParam<DataType> {
     send_ = std::move(send).value();
     recv_ = std::move(recv).value();
     ASSERT_TRUE(b_->memory().fill_input(send_.data(), counts_.send, spec_, 0).ok());
-    const backend::Call call{coll::Collective::kAllReduce, type, ReduceOp::kSum, 0, counts_, send_.data(), recv_.data()};
+    const backend::Call call{
+        coll::Collective::kAllReduce, type, ReduceOp::kSum, 0, counts_, send_.data(), recv_.data()};
     ASSERT_TRUE(b_->comm().launch(call).ok());
     ASSERT_TRUE(b_->comm().synchronize().ok());
   }
@@ -192,7 +193,8 @@ class CorruptedOutput : public ::testing::TestWithParam<DataType> {
   void corrupt(std::uint64_t index) {
     const std::array<std::byte, 8> ones = {std::byte{0xff}, std::byte{0xff}, std::byte{0xff}, std::byte{0xff},
                                            std::byte{0xff}, std::byte{0xff}, std::byte{0xff}, std::byte{0xff}};
-    ASSERT_TRUE(b_->memory().write_bytes(recv_.at(index * traits(GetParam()).size), ones.data(), traits(GetParam()).size).ok());
+    ASSERT_TRUE(
+        b_->memory().write_bytes(recv_.at(index * traits(GetParam()).size), ones.data(), traits(GetParam()).size).ok());
   }
 
   static constexpr std::uint64_t kCount = 1 << 22;
@@ -312,7 +314,8 @@ TEST(NcclBackend, ThreadRanksOnSeveralGpus) {
   bootstrap::SingleBootstrap single;
   bootstrap::ThreadGroup group(single, n);
   ProcessResources process;  // one process: its threads' communicators stop together
-  std::vector<Result<engine::RunOutcome>> outcomes(static_cast<std::size_t>(n), Status::error(ErrorCode::kInternal, "not run"));
+  std::vector<Result<engine::RunOutcome>> outcomes(static_cast<std::size_t>(n),
+                                                   Status::error(ErrorCode::kInternal, "not run"));
   {
     std::vector<std::jthread> threads;
     for (int t = 0; t < n; ++t) {

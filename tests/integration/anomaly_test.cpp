@@ -56,7 +56,7 @@ std::size_t count_lines(const std::string& text, const std::string& prefix) {
 // Every 10th iteration of 256 KiB stalls 20 ms on both ranks: the mean moves far off the median.
 TEST(Anomaly, PeriodicStallAtOneSizeIsASpreadThere) {
   const FaultedRun r = run_with_fault("anomaly-stall", {"-b", "64K", "-e", "1M", "-f", "2", "-n", "40", "-w", "2"},
-                               "at-size=262144,stall-every=10,stall-us=20000");
+                                      "at-size=262144,stall-every=10,stall-us=20000");
   ASSERT_EQ(r.outcome.exit_code, 0) << r.outcome.out << r.outcome.err;
   const auto spread = of_kind(r.doc, "spread");
   ASSERT_EQ(spread.size(), 1u) << r.doc.at("summary").dump(1);
@@ -69,7 +69,7 @@ TEST(Anomaly, PeriodicStallAtOneSizeIsASpreadThere) {
 // 512 KiB takes ten times as long as it should: a dip below both neighbours, and only there.
 TEST(Anomaly, OneSlowedSizeIsADipAndItsNeighboursAreNot) {
   const FaultedRun r = run_with_fault("anomaly-dip", {"-b", "128K", "-e", "2M", "-f", "2", "-n", "20", "-w", "2"},
-                               "at-size=524288,factor=10");
+                                      "at-size=524288,factor=10");
   ASSERT_EQ(r.outcome.exit_code, 0) << r.outcome.out << r.outcome.err;
   const auto dips = of_kind(r.doc, "dip");
   ASSERT_EQ(dips.size(), 1u) << r.doc.at("summary").dump(1);
@@ -84,7 +84,7 @@ TEST(Anomaly, OneSlowedSizeIsADipAndItsNeighboursAreNot) {
 // ranks' data stays far below any last-level cache, so it cannot pass for the cache cliff.
 TEST(Anomaly, OneRankSlowAtLargeSizesIsADropListedOnce) {
   const FaultedRun r = run_with_fault("anomaly-drop", {"-b", "16K", "-e", "256K", "-f", "2", "-n", "10", "-w", "2"},
-                               "slow-rank=1,delay-us=20000,min-size=131072");
+                                      "slow-rank=1,delay-us=20000,min-size=131072");
   ASSERT_EQ(r.outcome.exit_code, 0) << r.outcome.out << r.outcome.err;
   const auto drops = of_kind(r.doc, "drop");
   ASSERT_EQ(drops.size(), 1u) << r.doc.at("summary").dump(1);

@@ -16,9 +16,7 @@ struct BadInput {
 
 std::ostream& operator<<(std::ostream& os, const BadInput& b) { return os << b.name; }
 
-bool directory_empty(const std::string& dir) {
-  return std::filesystem::is_empty(dir);
-}
+bool directory_empty(const std::string& dir) { return std::filesystem::is_empty(dir); }
 
 int count_lines(const std::string& text) {
   int n = 0;
@@ -56,8 +54,7 @@ TEST_P(BadRunInput, ExitsWithUsageErrorAndWritesNothing) {
 INSTANTIATE_TEST_SUITE_P(
     Cases, BadRunInput,
     ::testing::Values(
-        BadInput{"unknown_flag", {"--bogus"}, "--bogus"},
-        BadInput{"negative_size", {"-b", "-8"}, "-8"},
+        BadInput{"unknown_flag", {"--bogus"}, "--bogus"}, BadInput{"negative_size", {"-b", "-8"}, "-8"},
         BadInput{"unparsable_size", {"-b", "12X"}, "-b/--minbytes: '12X' is not a size"},
         BadInput{"fractional_size", {"-e", "1.5M"}, "-e/--maxbytes"},
         BadInput{"min_above_max", {"-b", "1M", "-e", "1K"}, "-b/--minbytes 1M is larger than -e/--maxbytes 1K"},
@@ -92,7 +89,8 @@ TEST(BadRunInputMpi, AllRanksStopAndOnlyRankZeroSpeaks) {
 }
 
 TEST(BadRunInputMpi, UnwritableOutputStopsEveryRank) {
-  const Outcome o = run_process(mpirun_collbench(2, {"run", "-b", "8", "-e", "8", "-J", "/nonexistent-dir/r.json"}), 60);
+  const Outcome o = run_process(mpirun_collbench(2, {"run", "-b", "8", "-e", "8", "-J", "/nonexistent-dir/r.json"}),
+                                60);
   EXPECT_EQ(o.exit_code, 2) << o.out << o.err;
   EXPECT_EQ(count_collbench_lines(o.err), 1) << o.err;
   EXPECT_NE(o.err.find("collbench: error: -J/--output_file /nonexistent-dir/r.json"), std::string::npos) << o.err;

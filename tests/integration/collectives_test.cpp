@@ -30,9 +30,10 @@ class EveryCollective : public ::testing::TestWithParam<int> {};
 TEST_P(EveryCollective, AllTypesAndOpsVerifyOrSayWhyNot) {
   const int ranks = GetParam();
   const std::string dir = scratch_dir("all-np" + std::to_string(ranks));
-  const Outcome o = run_process(mpirun_collbench(
-      ranks, {"run", "all", "-d", "int8,uint32,int64,half,float,double,bfloat16,f8e4m3,f8e5m2", "-o", "all", "-b", "8",
-              "-e", "16K", "-n", "1", "-c", "2", "-J", dir + "/r.json"}), 280);
+  const Outcome o = run_process(
+      mpirun_collbench(ranks, {"run", "all", "-d", "int8,uint32,int64,half,float,double,bfloat16,f8e4m3,f8e5m2", "-o",
+                               "all", "-b", "8", "-e", "16K", "-n", "1", "-c", "2", "-J", dir + "/r.json"}),
+      280);
   ASSERT_EQ(o.exit_code, 0) << o.err;
   const json doc = json::parse(read_file(dir + "/r.json"));
   std::map<std::string, int> verified;
@@ -65,20 +66,20 @@ class CorruptionPerCollective : public ::testing::TestWithParam<std::string> {};
 TEST_P(CorruptionPerCollective, OneFlippedElementIsCaught) {
   const std::string c = GetParam();
   // Rank 0 is every rooted collective's root, so its output is always checked.
-  const Outcome o = run_process(mpirun_collbench(
-      4, {"run", c, "-b", "4K", "-e", "4K", "-n", "1", "-d", "half", "--fault", "corrupt-rank=0,index=5"}), 60);
+  const Outcome o = run_process(mpirun_collbench(4, {"run", c, "-b", "4K", "-e", "4K", "-n", "1", "-d", "half",
+                                                     "--fault", "corrupt-rank=0,index=5"}),
+                                60);
   EXPECT_EQ(o.exit_code, 7) << o.out << o.err;
   EXPECT_NE(o.out.find("# Out of bounds values : 2 FAILED"), std::string::npos) << o.out;
 }
 
-INSTANTIATE_TEST_SUITE_P(Collectives, CorruptionPerCollective,
-                         ::testing::ValuesIn(collective_names()),
+INSTANTIATE_TEST_SUITE_P(Collectives, CorruptionPerCollective, ::testing::ValuesIn(collective_names()),
                          [](const auto& param_info) { return param_info.param; });
 
 TEST(Roots, AllRootsCycleThroughEveryRank) {
   const std::string dir = scratch_dir("roots");
-  const Outcome o =
-      run_process(mpirun_collbench(3, {"run", "broadcast", "-r", "all", "-b", "1K", "-e", "1K", "-J", dir + "/r.json"}));
+  const Outcome o = run_process(
+      mpirun_collbench(3, {"run", "broadcast", "-r", "all", "-b", "1K", "-e", "1K", "-J", dir + "/r.json"}));
   ASSERT_EQ(o.exit_code, 0) << o.err;
   std::set<int> roots;
   const json doc = json::parse(read_file(dir + "/r.json"));
@@ -126,7 +127,8 @@ TEST(DropIn, EveryCollectiveHasItsBinary) {
     const std::string path = std::string(COLLBENCH_BIN_DIR) + "/" + coll::drop_in_name(t.collective);
     EXPECT_EQ(access(path.c_str(), X_OK), 0) << path;
   }
-  const Outcome o = run_process({std::string(COLLBENCH_BIN_DIR) + "/alltoallv_perf", "-b", "1K", "-e", "1K", "-n", "1"});
+  const Outcome o = run_process(
+      {std::string(COLLBENCH_BIN_DIR) + "/alltoallv_perf", "-b", "1K", "-e", "1K", "-n", "1"});
   ASSERT_EQ(o.exit_code, 0) << o.out << o.err;
   EXPECT_NE(o.out.find("Collective test starting: alltoallv"), std::string::npos) << o.out;
 }
@@ -139,7 +141,8 @@ TEST(DropIn, DefaultsAreNcclTests) {
 }
 
 TEST(DropIn, LinearStepsWithFactorOne) {
-  const Outcome o = run_process({std::string(COLLBENCH_BIN_DIR) + "/broadcast_perf", "-b", "1M", "-e", "3M", "-f", "1", "-i", "1M", "-n", "1"});
+  const Outcome o = run_process(
+      {std::string(COLLBENCH_BIN_DIR) + "/broadcast_perf", "-b", "1M", "-e", "3M", "-f", "1", "-i", "1M", "-n", "1"});
   ASSERT_EQ(o.exit_code, 0) << o.err;
   for (const char* size : {"     1048576", "     2097152", "     3145728"}) {
     EXPECT_NE(o.out.find(std::string(size) + " "), std::string::npos) << size << "\n" << o.out;

@@ -13,6 +13,7 @@
 
 #include "bench/bootstrap/tcp/env_bootstrap.hpp"
 #include "tests/integration/rank_processes.hpp"
+#include "tests/unit/bootstrap/control_reductions.hpp"
 
 namespace collbench::testing {
 namespace {
@@ -81,6 +82,7 @@ int exchange_and_check(Bootstrap& boot, std::string& report) {
     return fail("allreduce sum " + std::to_string(sum[0]));
   }
   if (min[0] != 5 || max[0] != nd + 4) return fail("allreduce min/max");
+  if (const std::string wrong = check_control_reductions(boot); !wrong.empty()) return fail(wrong);
 
   auto names = bootstrap::allgather_strings(boot, std::string(static_cast<std::size_t>(r) + 1, 'x'));
   if (!names.ok() || names->size() != un || (*names)[un - 1].size() != un) return fail("allgather_strings");
@@ -97,7 +99,9 @@ class EnvBootstrapSuccess : public ::testing::TestWithParam<int> {};
 TEST_P(EnvBootstrapSuccess, EveryOperationGivesEveryRankTheSameAnswer) {
   const int world = GetParam();
   const int port = free_tcp_port();
-  const auto outcomes = run_in_processes(world, [&](int rank, std::string& report) {
+  const auto outcomes = run_in_processes(
+      world,
+      [&](int rank, std::string& report) {
     const int fds_before = open_fd_count();
     {
       auto boot = bootstrap::make_env_bootstrap(config(rank, world, port, 20));
@@ -115,37 +119,47 @@ TEST_P(EnvBootstrapSuccess, EveryOperationGivesEveryRankTheSameAnswer) {
       return 1;
     }
     return 0;
-  }, kLimit);
-  for (std::size_t r = 0; r < outcomes.size(); ++r) EXPECT_EQ(outcomes[r].exit_code, 0) << r << ": " << describe(outcomes[r]);
+      },
+      kLimit);
+  for (std::size_t r = 0; r < outcomes.size(); ++r)
+    EXPECT_EQ(outcomes[r].exit_code, 0) << r << ": " << describe(outcomes[r]);
 }
 
 INSTANTIATE_TEST_SUITE_P(Ranks, EnvBootstrapSuccess, ::testing::Values(2, 3, 8));
 
 TEST(EnvBootstrap, LauncherLocalRanksWinOverComputedOnes) {
   const int port = free_tcp_port();
-  const auto outcomes = run_in_processes(2, [&](int rank, std::string& report) {
+  const auto outcomes = run_in_processes(
+      2,
+      [&](int rank, std::string& report) {
     auto boot = bootstrap::make_env_bootstrap(
         config(rank, 2, port, 20, {{"LOCAL_RANK", "0"}, {"LOCAL_WORLD_SIZE", "1"}}));
     if (!boot.ok()) return report_status(boot.status(), report);
     return (*boot)->local_rank() == 0 && (*boot)->local_size() == 1 ? 0 : 1;
-  }, kLimit);
+      },
+      kLimit);
   for (const auto& o : outcomes) EXPECT_EQ(o.exit_code, 0) << describe(o);
 }
 
 TEST(EnvBootstrap, RanksMayStartBeforeRankZero) {
   const int port = free_tcp_port();
-  const auto outcomes = run_in_processes(3, [&](int rank, std::string& report) {
+  const auto outcomes = run_in_processes(
+      3,
+      [&](int rank, std::string& report) {
     if (rank == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1500));
     auto boot = bootstrap::make_env_bootstrap(config(rank, 3, port, 20));
     if (!boot.ok()) return report_status(boot.status(), report);
     return (*boot)->barrier().ok() ? 0 : 1;
-  }, kLimit);
+      },
+      kLimit);
   for (const auto& o : outcomes) EXPECT_EQ(o.exit_code, 0) << describe(o);
 }
 
 TEST(EnvBootstrap, StaggerSpreadsTheConnects) {
   const int port = free_tcp_port();
-  const auto outcomes = run_in_processes(4, [&](int rank, std::string& report) {
+  const auto outcomes = run_in_processes(
+      4,
+      [&](int rank, std::string& report) {
     EnvConfig cfg = config(rank, 4, port, 20);
     cfg.stagger_ms = 800;
     const auto start = std::chrono::steady_clock::now();
@@ -153,7 +167,8 @@ TEST(EnvBootstrap, StaggerSpreadsTheConnects) {
     if (!boot.ok()) return report_status(boot.status(), report);
     report = std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     return 0;
-  }, kLimit);
+      },
+      kLimit);
   for (const auto& o : outcomes) ASSERT_EQ(o.exit_code, 0) << describe(o);
   // Rank 3 waits 3/4 of 800 ms before its first connect; rank 0 must wait for it.
   EXPECT_GE(std::stod(outcomes[3].report), 0.55);
@@ -162,7 +177,9 @@ TEST(EnvBootstrap, StaggerSpreadsTheConnects) {
 
 TEST(EnvBootstrap, ReadsTheRealProcessEnvironment) {
   const int port = free_tcp_port();
-  const auto outcomes = run_in_processes(2, [&](int rank, std::string& report) {
+  const auto outcomes = run_in_processes(
+      2,
+      [&](int rank, std::string& report) {
     setenv("RANK", std::to_string(rank).c_str(), 1);
     setenv("WORLD_SIZE", "2", 1);
     setenv("MASTER_ADDR", "localhost", 1);
@@ -174,7 +191,8 @@ TEST(EnvBootstrap, ReadsTheRealProcessEnvironment) {
     if (!boot.ok()) return report_status(boot.status(), report);
     std::array<double, 1> v = {static_cast<double>(rank)};
     return (*boot)->allreduce(v, ReduceOp::kSum).ok() && v[0] == 1.0 ? 0 : 1;
-  }, kLimit);
+      },
+      kLimit);
   for (const auto& o : outcomes) EXPECT_EQ(o.exit_code, 0) << describe(o);
 }
 
@@ -204,7 +222,9 @@ int stray_client(int port, std::string& report) {
 
 TEST(EnvBootstrap, StrayConnectionsDoNotHoldUpTheRanks) {
   const int port = free_tcp_port();
-  const auto outcomes = run_in_processes(4, [&](int index, std::string& report) {
+  const auto outcomes = run_in_processes(
+      4,
+      [&](int index, std::string& report) {
     if (index == 3) return stray_client(port, report);
     if (index == 2) std::this_thread::sleep_for(std::chrono::milliseconds(800));  // after the strays
     auto boot = bootstrap::make_env_bootstrap(config(index, 3, port, 20));
@@ -212,7 +232,8 @@ TEST(EnvBootstrap, StrayConnectionsDoNotHoldUpTheRanks) {
     if (!(*boot)->barrier().ok()) return (report = "barrier"), 1;
     report = "done";
     return 0;
-  }, kLimit);
+      },
+      kLimit);
   for (std::size_t r = 0; r < 3; ++r) {
     EXPECT_EQ(outcomes[r].exit_code, 0) << describe(outcomes[r]);
     EXPECT_LT(outcomes[r].seconds, 3.5) << "a stray connection held up rank " << r;
@@ -222,18 +243,22 @@ TEST(EnvBootstrap, StrayConnectionsDoNotHoldUpTheRanks) {
 
 // --- failures: each has its own plain message, code and time bound -------------------------
 
-constexpr double kShort = 2.0;   // the configured timeout of the failure tests
-constexpr double kSlack = 3.0;   // scheduling slack on a loaded two-core machine
+constexpr double kShort = 2.0;  // the configured timeout of the failure tests
+constexpr double kSlack = 3.0;  // scheduling slack on a loaded two-core machine
 
 TEST(EnvBootstrapFailure, WrongPortIsRefusedWithinTheTimeout) {
   const int port = free_tcp_port();  // nobody listens there
-  const auto o = run_in_processes(1, [&](int, std::string& report) {
+  const auto o = run_in_processes(
+      1,
+      [&](int, std::string& report) {
     auto boot = bootstrap::make_env_bootstrap(config(1, 2, port, kShort));
     return boot.ok() ? 0 : report_status(boot.status(), report);
-  }, kLimit)[0];
+      },
+      kLimit)[0];
   EXPECT_EQ(o.exit_code, 8) << describe(o);
-  EXPECT_TRUE(contains(o.report, code_name(ErrorCode::kLaunch) + "connection to 127.0.0.1:" + std::to_string(port) +
-                                     " refused")) << o.report;
+  EXPECT_TRUE(contains(o.report,
+                       code_name(ErrorCode::kLaunch) + "connection to 127.0.0.1:" + std::to_string(port) + " refused"))
+      << o.report;
   EXPECT_TRUE(contains(o.report, "is rank 0 running, and is MASTER_PORT right?")) << o.report;
   EXPECT_GE(o.seconds, kShort - 0.2);
   EXPECT_LT(o.seconds, kShort + kSlack);
@@ -250,23 +275,30 @@ TEST(EnvBootstrapFailure, ListenerThatNeverAnswersTimesOut) {
   ASSERT_EQ(listen(fd, 16), 0);
   ASSERT_EQ(getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &length), 0);
   const int port = ntohs(addr.sin_port);
-  const auto o = run_in_processes(1, [&](int, std::string& report) {
+  const auto o = run_in_processes(
+      1,
+      [&](int, std::string& report) {
     auto boot = bootstrap::make_env_bootstrap(config(1, 2, port, kShort));
     return boot.ok() ? 0 : report_status(boot.status(), report);
-  }, kLimit)[0];
+      },
+      kLimit)[0];
   close(fd);
   EXPECT_EQ(o.exit_code, 4) << describe(o);
-  EXPECT_TRUE(contains(o.report, code_name(ErrorCode::kTimeout) + "no answer from 127.0.0.1:" +
-                                     std::to_string(port) + " within 2 s")) << o.report;
+  EXPECT_TRUE(contains(o.report, code_name(ErrorCode::kTimeout) + "no answer from 127.0.0.1:" + std::to_string(port) +
+                                     " within 2 s"))
+      << o.report;
   EXPECT_GE(o.seconds, kShort - 0.2);
   EXPECT_LT(o.seconds, kShort + kSlack);
 }
 
 TEST(EnvBootstrapFailure, UnresolvableMasterAddrIsNamed) {
-  const auto o = run_in_processes(1, [&](int, std::string& report) {
+  const auto o = run_in_processes(
+      1,
+      [&](int, std::string& report) {
     auto boot = bootstrap::make_env_bootstrap(config(1, 2, 29500, kShort, {{"MASTER_ADDR", "nohost.invalid"}}));
     return boot.ok() ? 0 : report_status(boot.status(), report);
-  }, kLimit)[0];
+      },
+      kLimit)[0];
   EXPECT_TRUE(o.exit_code == 8 || o.exit_code == 4) << describe(o);  // 4 only if DNS itself is silent
   EXPECT_TRUE(contains(o.report, "MASTER_ADDR 'nohost.invalid' d")) << o.report;
   EXPECT_LT(o.seconds, kShort + kSlack);
@@ -274,10 +306,13 @@ TEST(EnvBootstrapFailure, UnresolvableMasterAddrIsNamed) {
 
 TEST(EnvBootstrapFailure, MissingRankIsNamedByRankZeroAndHeardByTheOthers) {
   const int port = free_tcp_port();
-  const auto outcomes = run_in_processes(2, [&](int rank, std::string& report) {  // rank 2 of 3 never starts
+  const auto outcomes = run_in_processes(
+      2,
+      [&](int rank, std::string& report) {  // rank 2 of 3 never starts
     auto boot = bootstrap::make_env_bootstrap(config(rank, 3, port, kShort));
     return boot.ok() ? 0 : report_status(boot.status(), report);
-  }, kLimit);
+      },
+      kLimit);
   for (const auto& o : outcomes) {
     EXPECT_EQ(o.exit_code, 4) << describe(o);
     EXPECT_TRUE(contains(o.report, "rank 2 did not join within 2 s (1 of 3 missing)")) << o.report;
@@ -289,11 +324,14 @@ TEST(EnvBootstrapFailure, MissingRankIsNamedByRankZeroAndHeardByTheOthers) {
 
 TEST(EnvBootstrapFailure, WrongTokenIsTurnedAwayAndSaidOnBothSides) {
   const int port = free_tcp_port();
-  const auto outcomes = run_in_processes(2, [&](int rank, std::string& report) {
+  const auto outcomes = run_in_processes(
+      2,
+      [&](int rank, std::string& report) {
     auto boot = bootstrap::make_env_bootstrap(
         config(rank, 2, port, kShort, {{"COLLBENCH_TOKEN", rank == 0 ? "job-a" : "job-b"}}));
     return boot.ok() ? 0 : report_status(boot.status(), report);
-  }, kLimit);
+      },
+      kLimit);
   const auto& root = outcomes[0];
   const auto& stray = outcomes[1];
   EXPECT_EQ(stray.exit_code, 8) << describe(stray);
@@ -307,10 +345,13 @@ TEST(EnvBootstrapFailure, WrongTokenIsTurnedAwayAndSaidOnBothSides) {
 
 TEST(EnvBootstrapFailure, MismatchedWorldSizeIsTurnedAwayAndSaidOnBothSides) {
   const int port = free_tcp_port();
-  const auto outcomes = run_in_processes(2, [&](int rank, std::string& report) {
+  const auto outcomes = run_in_processes(
+      2,
+      [&](int rank, std::string& report) {
     auto boot = bootstrap::make_env_bootstrap(config(rank, rank == 0 ? 2 : 3, port, kShort));
     return boot.ok() ? 0 : report_status(boot.status(), report);
-  }, kLimit);
+      },
+      kLimit);
   EXPECT_EQ(outcomes[1].exit_code, 8) << describe(outcomes[1]);
   EXPECT_TRUE(contains(outcomes[1].report, "rank 0 has WORLD_SIZE=2 but this rank has WORLD_SIZE=3"))
       << outcomes[1].report;
@@ -322,13 +363,16 @@ TEST(EnvBootstrapFailure, DuplicateRankIsTurnedAwayWhileTheJobGoesOn) {
   const int port = free_tcp_port();
   // Processes 0..3 claim ranks 0, 1, 2 and 1 again; the second rank 1 comes while rank 0 still
   // waits for rank 2.
-  const auto outcomes = run_in_processes(4, [&](int index, std::string& report) {
+  const auto outcomes = run_in_processes(
+      4,
+      [&](int index, std::string& report) {
     const int rank = index == 3 ? 1 : index;
     if (index >= 2) std::this_thread::sleep_for(std::chrono::milliseconds(index == 3 ? 300 : 1500));
     auto boot = bootstrap::make_env_bootstrap(config(rank, 3, port, 10));
     if (!boot.ok()) return report_status(boot.status(), report);
     return (*boot)->barrier().ok() ? 0 : 1;
-  }, kLimit);
+      },
+      kLimit);
   for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(outcomes[i].exit_code, 0) << describe(outcomes[i]);
   EXPECT_EQ(outcomes[3].exit_code, 8) << describe(outcomes[3]);
   EXPECT_TRUE(contains(outcomes[3].report, "rank 1 already joined from host")) << outcomes[3].report;
@@ -340,7 +384,9 @@ TEST(EnvBootstrapFailure, DuplicateRankIsTurnedAwayWhileTheJobGoesOn) {
 
 TEST(EnvBootstrapAfterRendezvous, SilentRankIsNamedAndMissingRanksSeesIt) {
   const int port = free_tcp_port();
-  const auto outcomes = run_in_processes(3, [&](int rank, std::string& report) {
+  const auto outcomes = run_in_processes(
+      3,
+      [&](int rank, std::string& report) {
     auto boot = bootstrap::make_env_bootstrap(config(rank, 3, port, kShort));
     if (!boot.ok()) return report_status(boot.status(), report);
     Bootstrap& b = **boot;
@@ -363,11 +409,13 @@ TEST(EnvBootstrapAfterRendezvous, SilentRankIsNamedAndMissingRanksSeesIt) {
       return report_status(status, report);
     }
     return (report = "second barrier did not fail as expected: " + status.message()), 1;
-  }, kLimit);
+      },
+      kLimit);
   for (int r = 0; r < 2; ++r) {
     const auto& o = outcomes[static_cast<std::size_t>(r)];
     EXPECT_EQ(o.exit_code, 4) << r << ": " << describe(o);
-    EXPECT_TRUE(contains(o.report, "rank 2 (") && contains(o.report, ") did not reach barrier #1 within 2 s (1 of 3 missing)"))
+    EXPECT_TRUE(contains(o.report, "rank 2 (") &&
+                contains(o.report, ") did not reach barrier #1 within 2 s (1 of 3 missing)"))
         << o.report;
   }
   EXPECT_TRUE(contains(outcomes[1].report, "rank 0 reports: ")) << outcomes[1].report;
@@ -375,7 +423,9 @@ TEST(EnvBootstrapAfterRendezvous, SilentRankIsNamedAndMissingRanksSeesIt) {
 
 TEST(EnvBootstrapAfterRendezvous, RankThatDiesIsNamedAtOnce) {
   const int port = free_tcp_port();
-  const auto outcomes = run_in_processes(3, [&](int rank, std::string& report) {
+  const auto outcomes = run_in_processes(
+      3,
+      [&](int rank, std::string& report) {
     auto boot = bootstrap::make_env_bootstrap(config(rank, 3, port, 20));
     if (!boot.ok()) return report_status(boot.status(), report);
     if (!(*boot)->barrier().ok()) return (report = "first barrier"), 1;
@@ -385,7 +435,8 @@ TEST(EnvBootstrapAfterRendezvous, RankThatDiesIsNamedAtOnce) {
     const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (took > 5) return (report = "took " + std::to_string(took) + " s"), 1;
     return status.ok() ? 0 : report_status(status, report);
-  }, kLimit);
+      },
+      kLimit);
   for (int r = 0; r < 2; ++r) {
     const auto& o = outcomes[static_cast<std::size_t>(r)];
     EXPECT_EQ(o.exit_code, 4) << describe(o);  // the barrier cannot finish: the timeout code
@@ -396,13 +447,16 @@ TEST(EnvBootstrapAfterRendezvous, RankThatDiesIsNamedAtOnce) {
 
 TEST(EnvBootstrapAfterRendezvous, AbortReachesTheOthersWithItsExitCode) {
   const int port = free_tcp_port();
-  const auto outcomes = run_in_processes(3, [&](int rank, std::string& report) {
+  const auto outcomes = run_in_processes(
+      3,
+      [&](int rank, std::string& report) {
     auto boot = bootstrap::make_env_bootstrap(config(rank, 3, port, 20));
     if (!boot.ok()) return report_status(boot.status(), report);
     if (rank == 1) (*boot)->abort(4);
     const Status status = (*boot)->barrier();
     return status.ok() ? 0 : report_status(status, report);
-  }, kLimit);
+      },
+      kLimit);
   EXPECT_EQ(outcomes[1].exit_code, 4);
   for (const int r : {0, 2}) {
     const auto& o = outcomes[static_cast<std::size_t>(r)];
@@ -414,13 +468,16 @@ TEST(EnvBootstrapAfterRendezvous, AbortReachesTheOthersWithItsExitCode) {
 
 TEST(EnvBootstrapAfterRendezvous, DifferentOperationsOnDifferentRanksAreCaught) {
   const int port = free_tcp_port();
-  const auto outcomes = run_in_processes(2, [&](int rank, std::string& report) {
+  const auto outcomes = run_in_processes(
+      2,
+      [&](int rank, std::string& report) {
     auto boot = bootstrap::make_env_bootstrap(config(rank, 2, port, 20));
     if (!boot.ok()) return report_status(boot.status(), report);
     std::array<double, 2> v{};
     const Status status = rank == 0 ? (*boot)->barrier() : (*boot)->allreduce(v, ReduceOp::kSum);
     return status.ok() ? 0 : report_status(status, report);
-  }, kLimit);
+      },
+      kLimit);
   for (const auto& o : outcomes) {
     EXPECT_EQ(o.exit_code, 1) << describe(o);
     EXPECT_TRUE(contains(o.report, "is in allreduce #0 (16 bytes) while rank 0 is in barrier #0")) << o.report;

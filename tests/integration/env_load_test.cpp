@@ -17,8 +17,8 @@ namespace {
 
 constexpr int kClients = 1024;
 constexpr int kWorld = kClients + 1;
-constexpr double kTimeout = 60;     // the rendezvous' own bound
-constexpr double kExpected = 30;    // what the test demands
+constexpr double kTimeout = 60;   // the rendezvous' own bound
+constexpr double kExpected = 30;  // what the test demands
 constexpr int kSkip = 77;
 
 // Rank 0's descriptors (one per rank) plus every client's own: all in one process here.
@@ -86,7 +86,8 @@ int run_job(int port, std::string& report) {
 
 TEST(EnvBootstrapLoad, ThousandRanksConnectingAtOnceAllJoin) {
   const int port = free_tcp_port();
-  const auto o = run_in_processes(1, [&](int, std::string& report) { return run_job(port, report); }, 2 * kTimeout)[0];
+  const auto o = run_in_processes(
+      1, [&](int, std::string& report) { return run_job(port, report); }, 2 * kTimeout)[0];
   if (o.exit_code == kSkip) GTEST_SKIP() << o.report;
   ASSERT_EQ(o.exit_code, 0) << describe(o);
   const double seconds = std::stod(o.report);

@@ -38,7 +38,8 @@ class TwoHosts : public ::testing::Test {
     const std::string id = std::to_string(getpid());
     ns_a_ = "cbtest-" + id + "-a";
     ns_b_ = "cbtest-" + id + "-b";
-    if (!run_quietly("ip netns add " + ns_a_)) GTEST_SKIP() << "network namespaces are not permitted here (ip netns add failed)";
+    if (!run_quietly("ip netns add " + ns_a_))
+      GTEST_SKIP() << "network namespaces are not permitted here (ip netns add failed)";
     created_ = true;
     const std::string va = "cbt" + id + "a";
     const std::string vb = "cbt" + id + "b";
@@ -89,7 +90,9 @@ class TwoHosts : public ::testing::Test {
 };
 
 TEST_F(TwoHosts, RanksOnTwoHostsMeetAndComputeTheirLocalRanks) {
-  const auto outcomes = run_in_processes(4, [&](int rank, std::string& report) {
+  const auto outcomes = run_in_processes(
+      4,
+      [&](int rank, std::string& report) {
     const bool on_a = rank < 2;
     if (!enter(on_a)) return (report = "setns failed"), 1;
     auto boot = bootstrap::make_env_bootstrap(config(rank, 4, on_a ? "host-a" : "host-b"));
@@ -99,7 +102,8 @@ TEST_F(TwoHosts, RanksOnTwoHostsMeetAndComputeTheirLocalRanks) {
     report = std::to_string((*boot)->local_rank()) + "/" + std::to_string((*boot)->local_size()) + " sum " +
              std::to_string(static_cast<int>(sum[0]));
     return 0;
-  }, kLimit);
+      },
+      kLimit);
   const char* expected[] = {"0/2 sum 6", "1/2 sum 6", "0/2 sum 6", "1/2 sum 6"};
   for (std::size_t r = 0; r < 4; ++r) {
     EXPECT_EQ(outcomes[r].exit_code, 0) << describe(outcomes[r]);
@@ -111,36 +115,45 @@ TEST_F(TwoHosts, FirewallDroppingMasterPortIsATimeoutThatSaysSo) {
   std::string rule;
   if (has_tool("nft")) {
     rule = "ip netns exec " + ns_a_ + " nft 'add table inet cbtest; add chain inet cbtest input { type filter hook " +
-           "input priority 0; policy accept; }; add rule inet cbtest input tcp dport " + std::to_string(kPort) + " drop'";
+           "input priority 0; policy accept; }; add rule inet cbtest input tcp dport " + std::to_string(kPort) +
+           " drop'";
   } else if (has_tool("iptables")) {
     rule = "ip netns exec " + ns_a_ + " iptables -A INPUT -p tcp --dport " + std::to_string(kPort) + " -j DROP";
   } else {
     GTEST_SKIP() << "neither nft (Debian package nftables) nor iptables is installed";
   }
   ASSERT_TRUE(run_quietly(rule)) << rule;
-  const auto outcomes = run_in_processes(2, [&](int rank, std::string& report) {
+  const auto outcomes = run_in_processes(
+      2,
+      [&](int rank, std::string& report) {
     if (!enter(rank == 0)) return (report = "setns failed"), 1;
     auto boot = bootstrap::make_env_bootstrap(config(rank, 2, rank == 0 ? "host-a" : "host-b", kAddrA, kShort));
     return boot.ok() ? 0 : report_status(boot.status(), report);
-  }, kLimit);
+      },
+      kLimit);
   const auto& rank1 = outcomes[1];
   EXPECT_EQ(rank1.exit_code, 4) << describe(rank1);
-  EXPECT_TRUE(contains(rank1.report, "no answer from 10.213.7.1:29500 within 2 s: a firewall may be dropping MASTER_PORT"))
+  EXPECT_TRUE(
+      contains(rank1.report, "no answer from 10.213.7.1:29500 within 2 s: a firewall may be dropping MASTER_PORT"))
       << rank1.report;
   EXPECT_LT(rank1.seconds, kShort + kSlack);
   const auto& rank0 = outcomes[0];
   EXPECT_EQ(rank0.exit_code, 4) << describe(rank0);
-  EXPECT_TRUE(contains(rank0.report, "rank 1 did not join within 2 s (1 of 2 missing); no rank connected to port 29500"))
+  EXPECT_TRUE(
+      contains(rank0.report, "rank 1 did not join within 2 s (1 of 2 missing); no rank connected to port 29500"))
       << rank0.report;
   EXPECT_LT(rank0.seconds, kShort + kSlack);
 }
 
 TEST_F(TwoHosts, AddressWithoutARouteIsUnreachable) {
-  const auto o = run_in_processes(1, [&](int, std::string& report) {
+  const auto o = run_in_processes(
+      1,
+      [&](int, std::string& report) {
     if (!enter(false)) return (report = "setns failed"), 1;
     auto boot = bootstrap::make_env_bootstrap(config(1, 2, "host-b", "10.99.0.1", kShort));
     return boot.ok() ? 0 : report_status(boot.status(), report);
-  }, kLimit)[0];
+      },
+      kLimit)[0];
   EXPECT_EQ(o.exit_code, 8) << describe(o);
   EXPECT_TRUE(contains(o.report, "10.99.0.1:29500 is unreachable (Network is unreachable): check MASTER_ADDR"))
       << o.report;

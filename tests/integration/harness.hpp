@@ -9,7 +9,7 @@
 namespace collbench::testing {
 
 struct Outcome {
-  int exit_code = -1;   // -1 when killed by a signal or the time limit
+  int exit_code = -1;  // -1 when killed by a signal or the time limit
   bool timed_out = false;
   double seconds = 0;
   std::string out;

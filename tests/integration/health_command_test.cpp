@@ -33,8 +33,14 @@ std::string write_expect(const std::string& dir) {
 
 // A short fixed sweep at 1 KiB, with the health document written to dir/h.json.
 std::vector<std::string> health_args(const std::string& dir, std::vector<std::string> extra) {
-  std::vector<std::string> args = {"health", "-b", "1K", "-e", "1K", "-n", "5", "-w", "1", "--no-progress",
-                                   "--expect", write_expect(dir), "-J", dir + "/h.json", "--force"};
+  std::vector<std::string> args = {"health",   "-b",
+                                   "1K",       "-e",
+                                   "1K",       "-n",
+                                   "5",        "-w",
+                                   "1",        "--no-progress",
+                                   "--expect", write_expect(dir),
+                                   "-J",       dir + "/h.json",
+                                   "--force"};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }
@@ -58,8 +64,7 @@ TEST(Health, ACleanTwoRankJobPasses) {
 
 TEST(Health, ASlowRankBelowExpectationFailsTheHost) {
   const std::string dir = scratch_dir("health-slow");
-  const Outcome o =
-      run_process(mpirun_collbench(2, health_args(dir, {"--fault", "slow-rank=1,delay-us=20000"})), 180);
+  const Outcome o = run_process(mpirun_collbench(2, health_args(dir, {"--fault", "slow-rank=1,delay-us=20000"})), 180);
   ASSERT_EQ(o.exit_code, kBelowExpectation) << o.out << o.err;
   EXPECT_NE(o.out.find("FAIL     expectation: all_reduce 1024 B: busbw"), std::string::npos) << o.out;
   EXPECT_NE(o.err.find("health: 1 of 1 host failed"), std::string::npos) << o.err;
@@ -87,7 +92,8 @@ TEST(Health, TheTopologyIsComparedWithTheReference) {
   // A capture of this machine matches it.
   const Outcome captured = run_process(collbench({"topo", "--format", "json", "-o", dir + "/this.json"}), 120);
   ASSERT_EQ(captured.exit_code, 0) << captured.err;
-  const Outcome same = run_process(mpirun_collbench(2, health_args(dir, {"--topo-reference", dir + "/this.json"})), 180);
+  const Outcome same = run_process(mpirun_collbench(2, health_args(dir, {"--topo-reference", dir + "/this.json"})),
+                                   180);
   ASSERT_EQ(same.exit_code, 0) << same.out << same.err;
   EXPECT_NE(same.out.find("# topology: compared with " + dir + "/this.json"), std::string::npos) << same.out;
   // Another machine's capture (two packages, 24 PUs) does not.

@@ -31,8 +31,14 @@ std::string write_text(const std::string& path, const std::string& text) {
 }
 
 std::vector<std::string> run_args(const std::string& dir, const std::string& expect, bool slow) {
-  std::vector<std::string> args = {"run", "-b", "1K", "-e", "1K", "-n", "5", "-w", "1", "--no-progress",
-                                   "--expect", expect, "-J", dir + "/r.json", "--metrics", dir + "/m.prom"};
+  std::vector<std::string> args = {"run",       "-b",
+                                   "1K",        "-e",
+                                   "1K",        "-n",
+                                   "5",         "-w",
+                                   "1",         "--no-progress",
+                                   "--expect",  expect,
+                                   "-J",        dir + "/r.json",
+                                   "--metrics", dir + "/m.prom"};
   if (slow) args.insert(args.end(), {"--fault", "slow-rank=1,delay-us=20000"});
   return args;
 }
@@ -89,7 +95,8 @@ TEST(Expect, AnExpectedSizeThatWasNotMeasuredFails) {
   const std::string dir = scratch_dir("expect-unmeasured");
   const std::string expect = write_text(dir + "/expect.json", R"({"schema": "collbench.expect", "version": 1,
       "rows": [{"collective": "all_reduce", "size_bytes": "4K", "min_busbw_gbps": 0.0001}]})");
-  const Outcome o = run_process(collbench({"run", "-b", "1K", "-e", "1K", "-n", "2", "--no-progress", "--expect", expect}));
+  const Outcome o = run_process(
+      collbench({"run", "-b", "1K", "-e", "1K", "-n", "2", "--no-progress", "--expect", expect}));
   ASSERT_EQ(o.exit_code, kBelowExpectation) << o.out << o.err;
   EXPECT_NE(o.out.find("# Expect: FAIL all_reduce 4096 B: not measured, expected busbw >= 0.0001 GB/s\n"),
             std::string::npos)
@@ -121,8 +128,8 @@ TEST(Expect, AMalformedFileIsAUsageErrorOfOneLineNamingTheFile) {
   const std::string dir = scratch_dir("expect-malformed");
   const std::string expect = write_text(dir + "/expect.json", R"({"schema": "collbench.expect", "version": 1,
       "rows": [{"collective": "all_reduce", "size_bytes": 1024, "min_bw_gbps": 1}]})");
-  const Outcome o = run_process(mpirun_collbench(2, {"run", "-b", "1K", "-e", "1K", "-n", "2", "--expect", expect,
-                                                     "-J", dir + "/r.json", "--metrics", dir + "/m.prom"}),
+  const Outcome o = run_process(mpirun_collbench(2, {"run", "-b", "1K", "-e", "1K", "-n", "2", "--expect", expect, "-J",
+                                                     dir + "/r.json", "--metrics", dir + "/m.prom"}),
                                 60);
   EXPECT_EQ(o.exit_code, kUsage) << o.out << o.err;
   EXPECT_EQ(count(o.err, "collbench: "), 1u) << "one line, from rank 0 only\n" << o.err;

@@ -26,8 +26,8 @@ bool built_with_nccl() {
 
 TEST(ThreadRanks, ThreeRanksInOneProcessCheckEveryElementAndReportOnce) {
   const std::string file = scratch_dir("g3") + "/r.json";
-  const Outcome o = run_process(collbench({"run", "-g", "3", "--backend", "bootstrap", "-b", "8", "-e", "64K", "-n", "3",
-                                           "-d", "float,int8", "-J", file}));
+  const Outcome o = run_process(collbench(
+      {"run", "-g", "3", "--backend", "bootstrap", "-b", "8", "-e", "64K", "-n", "3", "-d", "float,int8", "-J", file}));
   ASSERT_EQ(o.exit_code, 0) << o.out << o.err;
   EXPECT_EQ(occurrences(o.out, "# Collective test starting"), 1) << o.out;
   EXPECT_NE(o.out.find("# nThread 1 nGpus 3 "), std::string::npos) << o.out;
@@ -42,8 +42,8 @@ TEST(ThreadRanks, ThreeRanksInOneProcessCheckEveryElementAndReportOnce) {
 }
 
 TEST(ThreadRanks, AWrongElementOnAThreadRankIsCaught) {
-  const Outcome o = run_process(collbench({"run", "-g", "2", "--backend", "bootstrap", "-b", "1K", "-e", "1K",
-                                           "--fault", "corrupt-rank=1,index=5"}));
+  const Outcome o = run_process(collbench(
+      {"run", "-g", "2", "--backend", "bootstrap", "-b", "1K", "-e", "1K", "--fault", "corrupt-rank=1,index=5"}));
   EXPECT_EQ(o.exit_code, 7) << o.out << o.err;
   EXPECT_NE(o.err.find("rank 1"), std::string::npos) << o.err;
   EXPECT_EQ(occurrences(o.err, "collbench:"), 1) << o.err;
@@ -58,7 +58,8 @@ TEST(LaunchModes, AggregationAndGraphsNeedABackendThatHasThem) {
   EXPECT_NE(g.err.find("-G/--cudagraph 3"), std::string::npos) << g.err;
   const Outcome r = run_process(collbench({"run", "--backend", "bootstrap", "-R", "1", "-e", "1K"}), 60);
   EXPECT_EQ(r.exit_code, 5) << r.out << r.err;
-  EXPECT_NE(r.err.find("-R/--local_register needs a backend that registers buffers (nccl)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("-R/--local_register needs a backend that registers buffers (nccl)"), std::string::npos)
+      << r.err;
 }
 
 TEST(BackendChoice, NcclWithoutAGpuIsALibraryErrorNamingTheDriverError) {

@@ -41,7 +41,8 @@ void expect_within_budget(const json& doc, const Outcome& o, double budget) {
 
 TEST(Locate, SlowRankIsNamedAndOnlyItWithinTheBudget) {
   const std::string file = scratch_dir("locate-slow") + "/l.json";
-  const Outcome o = run_process(mpirun_collbench(4, {"locate", "--budget", "30", "--fault", kSlowRank2, "-J", file}), 60);
+  const Outcome o = run_process(mpirun_collbench(4, {"locate", "--budget", "30", "--fault", kSlowRank2, "-J", file}),
+                                60);
   ASSERT_EQ(o.exit_code, 12) << o.out << o.err;
   EXPECT_NE(o.out.find("# verdict: OUTLIER FOUND"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("#   rank 2 on "), std::string::npos) << o.out;
@@ -89,7 +90,8 @@ TEST(Locate, SlowRankOnPretendHostsIsNamedAndNotItsHostOrRail) {
 TEST(Locate, BootstrapBackendNamesTheLateRank) {
   const std::string file = scratch_dir("locate-bootstrap") + "/l.json";
   const Outcome o = run_process(mpirun_collbench(3, {"locate", "--backend", "bootstrap", "--budget", "15", "-e", "64K",
-                                                     "--fault", "slow-rank=1,delay-us=20000", "-J", file}), 60);
+                                                     "--fault", "slow-rank=1,delay-us=20000", "-J", file}),
+                                60);
   ASSERT_EQ(o.exit_code, 12) << o.out << o.err;
   const json doc = json::parse(read_file(file));
   EXPECT_EQ(named_ranks(doc), std::set<int>{1}) << doc.at("findings").dump(1);
@@ -132,13 +134,12 @@ TEST(Locate, OneRankHasNothingToCompare) {
 }
 
 TEST(Locate, UsageErrors) {
-  for (const auto& args : std::vector<std::vector<std::string>>{
-           {"locate", "--budget", "0"},
-           {"locate", "--budget", "soon"},
-           {"locate", "-b", "8M", "-e", "4K"},
-           {"locate", "-e", "2"},
-           {"locate", "--fault", "corrupt-rank=1"},
-           {"run", "--fault", "split-hosts=2"}}) {
+  for (const auto& args : std::vector<std::vector<std::string>>{{"locate", "--budget", "0"},
+                                                                {"locate", "--budget", "soon"},
+                                                                {"locate", "-b", "8M", "-e", "4K"},
+                                                                {"locate", "-e", "2"},
+                                                                {"locate", "--fault", "corrupt-rank=1"},
+                                                                {"run", "--fault", "split-hosts=2"}}) {
     const Outcome o = run_process(collbench(args), 60);
     EXPECT_EQ(o.exit_code, 2) << args[1] << " " << args[2] << "\n" << o.out << o.err;
   }

@@ -16,13 +16,15 @@ TEST(NoHang, StuckCollectiveTimesOutOnEveryRankWithItsStep) {
   const std::string dir = scratch_dir("timeout");
   const std::string file = dir + "/r.json";
   // Rank 1 stalls from 1 KiB on: every rank must report within -T x (iterations + 1) and exit 4.
-  const Outcome o = run_process(mpirun_collbench(
-      2, {"run", "-b", "8", "-e", "4K", "-n", "2", "-T", "1", "--fault", "slow-rank=1,delay-us=20000000,min-size=1K",
-          "-J", file}), 60);
+  const Outcome o = run_process(mpirun_collbench(2, {"run", "-b", "8", "-e", "4K", "-n", "2", "-T", "1", "--fault",
+                                                     "slow-rank=1,delay-us=20000000,min-size=1K", "-J", file}),
+                                60);
   EXPECT_EQ(o.exit_code, 4) << o.out << o.err;
   EXPECT_LT(o.seconds, 15);
-  EXPECT_NE(o.err.find("timeout: all_reduce float sum at 1024 B out_of_place: timed loop of 2 iterations did not finish"),
-            std::string::npos) << o.err;
+  EXPECT_NE(o.err.find(
+                "timeout: all_reduce float sum at 1024 B out_of_place: timed loop of 2 iterations did not finish"),
+            std::string::npos)
+      << o.err;
   const json doc = json::parse(read_file(file));
   EXPECT_EQ(doc.at("summary").at("status"), "timeout");
   EXPECT_EQ(doc.at("results").size(), 14u);  // 8 B .. 512 B, both placements
@@ -33,9 +35,9 @@ TEST(NoHang, StuckCollectiveTimesOutOnEveryRankWithItsStep) {
 TEST(NoHang, KilledRankEndsTheJobAndFinishedSizesSurvive) {
   const std::string dir = scratch_dir("kill");
   const std::string file = dir + "/r.json";
-  const Outcome o = run_process(
-      mpirun_collbench(3, {"run", "-b", "8", "-e", "1M", "-n", "2", "-T", "5", "--fault", "kill-rank=1,after-size=1K",
-                           "-J", file}), 60);
+  const Outcome o = run_process(mpirun_collbench(3, {"run", "-b", "8", "-e", "1M", "-n", "2", "-T", "5", "--fault",
+                                                     "kill-rank=1,after-size=1K", "-J", file}),
+                                60);
   EXPECT_NE(o.exit_code, 0) << o.out << o.err;
   EXPECT_LT(o.seconds, 20);
   const json doc = json::parse(read_file(file));

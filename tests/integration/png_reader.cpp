@@ -87,8 +87,9 @@ constexpr std::array<int, 29> kLengthBase = {3,  4,  5,  6,  7,  8,  9,  10, 11,
                                              31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
 constexpr std::array<int, 29> kLengthExtra = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
                                               2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
-constexpr std::array<int, 30> kDistBase = {1,   2,   3,   4,   5,   7,    9,    13,   17,   25,   33,   49,   65,    97,    129,
-                                           193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
+constexpr std::array<int, 30> kDistBase = {1,    2,    3,    4,    5,    7,    9,    13,    17,    25,
+                                           33,   49,   65,   97,   129,  193,  257,  385,   513,   769,
+                                           1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
 constexpr std::array<int, 30> kDistExtra = {0, 0, 0, 0, 1, 1, 2, 2,  3,  3,  4,  4,  5,  5,  6,
                                             6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
 
@@ -263,7 +264,8 @@ std::optional<Image> read_png(const std::string& bytes, std::string* error) {
       color_type = static_cast<std::uint8_t>(bytes[body + 9]);
       const int interlace = static_cast<std::uint8_t>(bytes[body + 12]);
       if (depth != 8 || (color_type != 2 && color_type != 6) || interlace != 0) {
-        *error = "unsupported PNG (depth " + std::to_string(depth) + ", colour type " + std::to_string(color_type) + ")";
+        *error = "unsupported PNG (depth " + std::to_string(depth) + ", colour type " + std::to_string(color_type) +
+                 ")";
         return std::nullopt;
       }
     } else if (type == "IDAT") {
@@ -286,7 +288,8 @@ std::optional<Image> read_png(const std::string& bytes, std::string* error) {
     return std::nullopt;
   }
   image.pixels.reserve(static_cast<std::size_t>(image.width) * image.height);
-  for (std::size_t i = 0; i + bpp <= raw->size(); i += bpp) image.pixels.push_back({(*raw)[i], (*raw)[i + 1], (*raw)[i + 2]});
+  for (std::size_t i = 0; i + bpp <= raw->size(); i += bpp)
+    image.pixels.push_back({(*raw)[i], (*raw)[i + 1], (*raw)[i + 2]});
   return image;
 }
 

@@ -71,7 +71,8 @@ TEST(CompareCli, BadFlagsAreUsageErrors) {
            {"--threshold", "abc", "--threshold: 'abc' is not a number"},
            {"--min-size", "12X", "--min-size"},
            {"--format", "xml", "unknown format 'xml'"}}) {
-    const Outcome o = run_process(collbench({"compare", fixture("base.json"), fixture("same_noise.json"), flag, value}));
+    const Outcome o = run_process(
+        collbench({"compare", fixture("base.json"), fixture("same_noise.json"), flag, value}));
     EXPECT_EQ(o.exit_code, 2) << flag << " " << value << ": " << o.err;
     EXPECT_EQ(count_lines(o.err), 1) << o.err;
     EXPECT_TRUE(contains(o.err, text)) << o.err;
@@ -107,27 +108,29 @@ TEST(CompareCli, WrongDataAndIncompleteRunsAreFlagged) {
 }
 
 TEST(CompareCli, JsonAndMarkdownAndOutputFile) {
-  const Outcome json = run_process(collbench({"compare", "--format", "json", fixture("base.json"), fixture("regressed.json")}));
+  const Outcome json = run_process(
+      collbench({"compare", "--format", "json", fixture("base.json"), fixture("regressed.json")}));
   EXPECT_EQ(json.exit_code, 10);
   const auto j = nlohmann::json::parse(json.out);
   EXPECT_TRUE(j.at("regressed").get<bool>());
   EXPECT_EQ(j.at("counts").at("slower"), 14);
 
   const std::string dir = scratch_dir("compare-output");
-  const Outcome md = run_process(
-      collbench({"compare", "--format", "markdown", "-o", dir + "/c.md", fixture("base.json"), fixture("same_noise.json")}));
+  const Outcome md = run_process(collbench(
+      {"compare", "--format", "markdown", "-o", dir + "/c.md", fixture("base.json"), fixture("same_noise.json")}));
   EXPECT_EQ(md.exit_code, 0) << md.err;
   EXPECT_TRUE(md.out.empty()) << md.out;
   EXPECT_TRUE(contains(read_file(dir + "/c.md"), "## collbench compare"));
 
-  const Outcome clobber = run_process(collbench({"compare", "-o", fixture("base.json"), fixture("base.json"), fixture("same_noise.json")}));
+  const Outcome clobber = run_process(
+      collbench({"compare", "-o", fixture("base.json"), fixture("base.json"), fixture("same_noise.json")}));
   EXPECT_EQ(clobber.exit_code, 2);
   EXPECT_TRUE(contains(clobber.err, "is one of the input files")) << clobber.err;
 }
 
 TEST(CompareCli, NodesRankingFlagsTheSlowNode) {
-  const Outcome o = run_process(collbench({"compare", "--nodes", fixture("node-a.json"), fixture("node-b.json"),
-                                           fixture("node-c.json")}));
+  const Outcome o = run_process(
+      collbench({"compare", "--nodes", fixture("node-a.json"), fixture("node-b.json"), fixture("node-c.json")}));
   EXPECT_EQ(o.exit_code, 10) << o.err;
   EXPECT_TRUE(contains(o.out, "BELOW")) << o.out;
   EXPECT_TRUE(contains(o.err, "1 of 3 runs more than 10% below the median: node-c")) << o.err;
@@ -140,8 +143,8 @@ TEST(CompareCli, NodesRankingFlagsTheSlowNode) {
 
 struct BadFile {
   std::string name;
-  std::string content;      // written to the scratch directory; empty name: a path that does not exist
-  std::string expected;     // must appear in the one error line
+  std::string content;   // written to the scratch directory; empty name: a path that does not exist
+  std::string expected;  // must appear in the one error line
 };
 
 std::ostream& operator<<(std::ostream& os, const BadFile& b) { return os << b.name; }
@@ -170,14 +173,14 @@ std::string base_text() { return read_file(fixture("base.json")); }
 INSTANTIATE_TEST_SUITE_P(
     Cases, BadRunFile,
     ::testing::Values(
-        BadFile{"missing", "", "cannot read"},
-        BadFile{"empty_file", "", "not JSON"},
+        BadFile{"missing", "", "cannot read"}, BadFile{"empty_file", "", "not JSON"},
         BadFile{"truncated", base_text().substr(0, base_text().size() / 2), "not JSON: parse error"},
         BadFile{"foreign", "{\"benchmarks\": [], \"context\": {}}", "not a collbench run document (no \"schema\""},
         BadFile{"array", "[1, 2, 3]", "expected an object"},
         BadFile{"newer_version", replaced(base_text(), "\"schema_version\": 1", "\"schema_version\": 2"),
                 "unsupported schema version 2"},
-        BadFile{"preflight", replaced(base_text(), "\"schema\": \"collbench.run\"", "\"schema\": \"collbench.preflight\""),
+        BadFile{"preflight",
+                replaced(base_text(), "\"schema\": \"collbench.run\"", "\"schema\": \"collbench.preflight\""),
                 "collbench.preflight"},
         BadFile{"empty_run",
                 base_text().substr(0, base_text().find("\"results\": [")) + "\"results\": [],\n" +
@@ -190,8 +193,8 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(ReportCli, WritesHtmlSvgAndCsv) {
   const std::string dir = scratch_dir("report-all");
-  const Outcome o = run_process(collbench({"report", fixture("base.json"), fixture("regressed.json"), "-o", dir + "/r.html",
-                                           "--svg", dir + "/r.svg", "--csv", dir + "/r.csv"}));
+  const Outcome o = run_process(collbench({"report", fixture("base.json"), fixture("regressed.json"), "-o",
+                                           dir + "/r.html", "--svg", dir + "/r.svg", "--csv", dir + "/r.csv"}));
   ASSERT_EQ(o.exit_code, 0) << o.out << o.err;
   EXPECT_TRUE(contains(o.out, "# wrote " + dir + "/r.html"));
   const std::string html = read_file(dir + "/r.html");
@@ -211,14 +214,16 @@ TEST(ReportCli, WritesHtmlSvgAndCsv) {
 
 TEST(ReportCli, TimeChartOnRequest) {
   const std::string dir = scratch_dir("report-time");
-  const Outcome o = run_process(collbench({"report", fixture("base.json"), "--svg", dir + "/t.svg", "--chart", "time"}));
+  const Outcome o = run_process(
+      collbench({"report", fixture("base.json"), "--svg", dir + "/t.svg", "--chart", "time"}));
   ASSERT_EQ(o.exit_code, 0) << o.err;
   EXPECT_TRUE(contains(read_file(dir + "/t.svg"), "Time per operation"));
 }
 
 TEST(ReportCli, GbenchFormat) {
   const std::string dir = scratch_dir("report-gbench");
-  const Outcome o = run_process(collbench({"report", "--format", "gbench", "-o", dir + "/g.json", fixture("base.json")}));
+  const Outcome o = run_process(
+      collbench({"report", "--format", "gbench", "-o", dir + "/g.json", fixture("base.json")}));
   ASSERT_EQ(o.exit_code, 0) << o.err;
   const auto j = nlohmann::json::parse(read_file(dir + "/g.json"));
   EXPECT_EQ(j.at("benchmarks").size(), 46u);
@@ -226,13 +231,15 @@ TEST(ReportCli, GbenchFormat) {
   const Outcome stdout_only = run_process(collbench({"report", "--format", "gbench", fixture("base.json")}));
   EXPECT_EQ(stdout_only.exit_code, 0);
   EXPECT_EQ(nlohmann::json::parse(stdout_only.out).at("benchmarks").size(), 46u);
-  const Outcome two = run_process(collbench({"report", "--format", "gbench", fixture("base.json"), fixture("same_noise.json")}));
+  const Outcome two = run_process(
+      collbench({"report", "--format", "gbench", fixture("base.json"), fixture("same_noise.json")}));
   EXPECT_EQ(two.exit_code, 2);
   EXPECT_TRUE(contains(two.err, "takes one run file")) << two.err;
 }
 
 TEST(ReportCli, WithoutOutputsPrintsSummaryFiguresAndRanking) {
-  const Outcome o = run_process(collbench({"report", fixture("node-a.json"), fixture("node-b.json"), fixture("node-c.json")}));
+  const Outcome o = run_process(
+      collbench({"report", fixture("node-a.json"), fixture("node-b.json"), fixture("node-c.json")}));
   ASSERT_EQ(o.exit_code, 0) << o.err;
   EXPECT_TRUE(contains(o.out, "Summary figures")) << o.out;
   EXPECT_TRUE(contains(o.out, "half peak at"));
@@ -306,8 +313,9 @@ std::string find_chromium() {
 Image screenshot(const std::string& browser, const std::string& dir, const std::string& file, int width, int height) {
   const std::string png = file + ".png";
   const Outcome o = run_process({browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                                 "--user-data-dir=" + dir + "/profile", "--window-size=" + std::to_string(width) + "," +
-                                 std::to_string(height), "--screenshot=" + png, "file://" + file},
+                                 "--user-data-dir=" + dir + "/profile",
+                                 "--window-size=" + std::to_string(width) + "," + std::to_string(height),
+                                 "--screenshot=" + png, "file://" + file},
                                 120);
   EXPECT_EQ(o.exit_code, 0) << o.err;
   std::string error;
@@ -339,16 +347,18 @@ constexpr std::uint32_t kSecondSeries = 0xD55E00;  // chart_palette()[1]
 
 TEST(ReportInBrowser, ChartsAreDrawn) {
   const std::string browser = find_chromium();
-  if (browser.empty()) GTEST_SKIP() << "no chromium on PATH: the browser rendering check is skipped (apt-get install chromium)";
+  if (browser.empty())
+    GTEST_SKIP() << "no chromium on PATH: the browser rendering check is skipped (apt-get install chromium)";
   const std::string dir = scratch_dir("report-browser");
-  const Outcome o = run_process(collbench({"report", fixture("base.json"), fixture("regressed.json"), "-o",
-                                           dir + "/r.html", "--svg", dir + "/r.svg"}));
+  const Outcome o = run_process(collbench(
+      {"report", fixture("base.json"), fixture("regressed.json"), "-o", dir + "/r.html", "--svg", dir + "/r.svg"}));
   ASSERT_EQ(o.exit_code, 0) << o.err;
 
   // A control: a page with the chart's frame only must show neither series colour.
-  write_file(dir + "/blank.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"480\">"
-                                 "<rect width=\"640\" height=\"480\" fill=\"#ffffff\"/>"
-                                 "<rect x=\"72\" y=\"36\" width=\"544\" height=\"300\" fill=\"none\" stroke=\"#333\"/></svg>");
+  write_file(dir + "/blank.svg",
+             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"480\">"
+             "<rect width=\"640\" height=\"480\" fill=\"#ffffff\"/>"
+             "<rect x=\"72\" y=\"36\" width=\"544\" height=\"300\" fill=\"none\" stroke=\"#333\"/></svg>");
   const Image blank = screenshot(browser, dir, dir + "/blank.svg", 660, 500);
   ASSERT_GT(blank.pixels.size(), 0u);
   EXPECT_EQ(pixels_near(blank, kFirstSeries), 0u);

@@ -16,6 +16,9 @@ using nlohmann::json;
 void expect_sweep_json(const json& doc, int ranks, std::uint64_t max_bytes) {
   ASSERT_EQ(doc.at("schema"), "collbench.run");
   EXPECT_EQ(doc.at("context").at("nranks"), ranks);
+  // Declared by the backend's registry entry: MPI's large collectives allocate per call.
+  const json& backend = doc.at("context").at("backend");
+  EXPECT_EQ(backend.at("allocates_per_call"), backend.at("name") == "mpi") << backend.dump();
   EXPECT_EQ(doc.at("summary").at("status"), "ok");
   EXPECT_EQ(doc.at("summary").at("total_wrong"), 0);
   std::set<std::pair<std::uint64_t, std::string>> seen;
@@ -44,23 +47,23 @@ TEST_P(RunMpi, CheckedSweep8BTo4MiB) {
   const int ranks = GetParam();
   const std::string dir = scratch_dir("sweep-np" + std::to_string(ranks));
   const std::string file = dir + "/r.json";
-  const Outcome o = run_process(mpirun_collbench(ranks, {"run", "-b", "8", "-e", "4M", "-f", "2", "-n", "5", "-J", file}));
+  const Outcome o = run_process(
+      mpirun_collbench(ranks, {"run", "-b", "8", "-e", "4M", "-f", "2", "-n", "5", "-J", file}));
   ASSERT_EQ(o.exit_code, 0) << o.out << o.err;
   EXPECT_NE(o.out.find("# Out of bounds values : 0 OK"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("     4194304       1048576     float     sum      -1"), std::string::npos) << o.out;
   expect_sweep_json(json::parse(read_file(file)), ranks, 4u << 20);
 }
 
-INSTANTIATE_TEST_SUITE_P(Ranks, RunMpi, ::testing::Values(2, 4), [](const auto& param_info) {
-  return "np" + std::to_string(param_info.param);
-});
+INSTANTIATE_TEST_SUITE_P(Ranks, RunMpi, ::testing::Values(2, 4),
+                         [](const auto& param_info) { return "np" + std::to_string(param_info.param); });
 
 TEST(RunMpi, ThreeRanksEveryCheckedTypeAndOp) {
   const std::string dir = scratch_dir("types-np3");
   const std::string file = dir + "/r.json";
-  const Outcome o = run_process(mpirun_collbench(
-      3, {"run", "-b", "8", "-e", "64K", "-n", "2", "-d", "float,double,int32,int64,int8,uint8", "-o", "sum,prod,min,max",
-          "-c", "2", "-J", file}));
+  const Outcome o = run_process(
+      mpirun_collbench(3, {"run", "-b", "8", "-e", "64K", "-n", "2", "-d", "float,double,int32,int64,int8,uint8", "-o",
+                           "sum,prod,min,max", "-c", "2", "-J", file}));
   ASSERT_EQ(o.exit_code, 0) << o.out << o.err;
   const json doc = json::parse(read_file(file));
   std::set<std::string> combos;
@@ -74,8 +77,8 @@ TEST(RunMpi, ThreeRanksEveryCheckedTypeAndOp) {
 TEST(RunMpi, CorruptedElementIsCaughtAndItsRankNamed) {
   const std::string dir = scratch_dir("corrupt");
   const std::string file = dir + "/r.json";
-  const Outcome o = run_process(
-      mpirun_collbench(2, {"run", "-b", "1K", "-e", "64K", "-n", "2", "--fault", "corrupt-rank=1,index=3", "-J", file}));
+  const Outcome o = run_process(mpirun_collbench(2, {"run", "-b", "1K", "-e", "64K", "-n", "2", "--fault",
+                                                     "corrupt-rank=1,index=3", "-J", file}));
   EXPECT_EQ(o.exit_code, 7) << o.out << o.err;
   EXPECT_NE(o.err.find("rank 1"), std::string::npos) << o.err;
   EXPECT_NE(o.out.find("# Out of bounds values : 14 FAILED"), std::string::npos) << o.out;

@@ -166,7 +166,8 @@ TEST(TopoConformance, MinimalParserRefusalSaysWhatToInstall) {
   }
   const Outcome libxml = run_process(collbench({"topo", "-i", path, "--format", "json"}), 60);
   if (libxml.exit_code != 0) GTEST_SKIP() << "hwloc's libxml2 plugin is not installed here: " << libxml.err;
-  const Outcome minimal = run_process(collbench({"topo", "-i", path, "--format", "json"}), 60, {"HWLOC_LIBXML_IMPORT=0"});
+  const Outcome minimal = run_process(collbench({"topo", "-i", path, "--format", "json"}), 60,
+                                      {"HWLOC_LIBXML_IMPORT=0"});
   EXPECT_EQ(minimal.exit_code, 2) << minimal.err;
   EXPECT_EQ(std::count(minimal.err.begin(), minimal.err.end(), '\n'), 1) << minimal.err;
   EXPECT_NE(minimal.err.find("HWLOC_XML_VERBOSE=1 shows hwloc's reason"), std::string::npos) << minimal.err;

@@ -78,9 +78,7 @@ void bench_memcpy(benchmark::State& state) {
 }
 
 void register_all() {
-  auto configure = [](benchmark::internal::Benchmark* b) {
-    b->Unit(benchmark::kMillisecond)->Iterations(kIterations);
-  };
+  auto configure = [](benchmark::internal::Benchmark* b) { b->Unit(benchmark::kMillisecond)->Iterations(kIterations); };
   configure(benchmark::RegisterBenchmark("memcpy/64MiB", bench_memcpy));
   for (ReduceOp op : {ReduceOp::kSum, ReduceOp::kMax}) {
     for (DataType type : all_data_types()) {

@@ -29,7 +29,8 @@ std::string nccl_16_gpus() {
       char bus[16];
       const int base = 0x10 + 0x20 * (numa * 4 + sw);
       std::snprintf(bus, sizeof bus, "0000:%02x:00.0", base);
-      xml += std::string("<pci busid=\"") + bus + "\" class=\"0x060400\" link_speed=\"32.0 GT/s PCIe\" link_width=\"16\">\n";
+      xml += std::string("<pci busid=\"") + bus +
+             "\" class=\"0x060400\" link_speed=\"32.0 GT/s PCIe\" link_width=\"16\">\n";
       for (int k = 0; k < 3; ++k) {
         std::snprintf(bus, sizeof bus, "0000:%02x:00.0", base + 1 + k);
         if (k < 2) {

@@ -12,7 +12,8 @@ CudaProbe probe_cuda() {
     (void)cudaGetLastError();
     return {0, no_device_message(static_cast<int>(rc), cudaGetErrorString(rc))};
   }
-  if (count == 0) return {0, no_device_message(static_cast<int>(cudaErrorNoDevice), cudaGetErrorString(cudaErrorNoDevice))};
+  if (count == 0)
+    return {0, no_device_message(static_cast<int>(cudaErrorNoDevice), cudaGetErrorString(cudaErrorNoDevice))};
   return {count, ""};
 }
 

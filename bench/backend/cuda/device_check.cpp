@@ -54,16 +54,16 @@ Result<DeviceChecker::Pass> DeviceChecker::check_window(const void* recv, const 
     const std::uint64_t first = std::max(lo, seg.out_begin) - seg.out_begin;
     const std::uint64_t last = std::min(hi, seg.out_begin + seg.length);
     if (last <= seg.out_begin + first) continue;
-    COLLBENCH_CUDA_TRY(check_segment_device(recv, spec, seg, first, last - seg.out_begin, counters, slots, capacity_,
-                                            sms_, stream_));
+    COLLBENCH_CUDA_TRY(
+        check_segment_device(recv, spec, seg, first, last - seg.out_begin, counters, slots, capacity_, sms_, stream_));
   }
   Pass pass;
   COLLBENCH_CUDA_TRY(cudaMemcpyAsync(&pass.counters, counters, sizeof pass.counters, cudaMemcpyDeviceToHost, stream_));
   COLLBENCH_CUDA_TRY(cudaStreamSynchronize(stream_));
   pass.recorded.resize(std::min<unsigned long long>(pass.counters.recorded, capacity_));
   if (!pass.recorded.empty()) {
-    COLLBENCH_CUDA_TRY(cudaMemcpy(pass.recorded.data(), slots, pass.recorded.size() * sizeof(MismatchBits),
-                                  cudaMemcpyDeviceToHost));
+    COLLBENCH_CUDA_TRY(
+        cudaMemcpy(pass.recorded.data(), slots, pass.recorded.size() * sizeof(MismatchBits), cudaMemcpyDeviceToHost));
   }
   std::sort(pass.recorded.begin(), pass.recorded.end(),
             [](const MismatchBits& a, const MismatchBits& b) { return a.index < b.index; });
@@ -109,7 +109,8 @@ Result<check::CheckResult> DeviceChecker::verify(const void* recv, const check::
     COLLBENCH_ASSIGN_OR_RETURN(first, first_mismatches(recv, spec, rank, all.counters.first_bad, max_report));
   }
   for (std::size_t i = 0; i < first.size() && i < max_report; ++i) {
-    result.first.push_back({first[i].index, as_double(spec.type, first[i].expected), as_double(spec.type, first[i].got)});
+    result.first.push_back(
+        {first[i].index, as_double(spec.type, first[i].expected), as_double(spec.type, first[i].got)});
   }
   return result;
 }

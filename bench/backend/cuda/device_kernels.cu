@@ -9,9 +9,7 @@ namespace {
 
 using check::ElementOf;
 
-__device__ std::uint64_t global_thread() {
-  return static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-}
+__device__ std::uint64_t global_thread() { return static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; }
 
 __device__ std::uint64_t grid_threads() { return static_cast<std::uint64_t>(gridDim.x) * blockDim.x; }
 
@@ -24,8 +22,7 @@ __global__ void fill_kernel(ElementOf<T>* dst, std::uint64_t count, check::Patte
 
 template <DataType T>
 __global__ void check_kernel(const ElementOf<T>* recv, check::DataSpec spec, check::Segment seg, std::uint64_t first,
-                             std::uint64_t last, CheckCounters* counters, MismatchBits* slots,
-                             std::uint32_t capacity) {
+                             std::uint64_t last, CheckCounters* counters, MismatchBits* slots, std::uint32_t capacity) {
   unsigned long long wrong = 0;
   unsigned long long first_bad = ~0ull;
   for (std::uint64_t offset = first + global_thread(); offset < last; offset += grid_threads()) {
@@ -63,15 +60,15 @@ cudaError_t fill_input_device(void* dst, std::uint64_t count, const check::DataS
   if (count == 0) return cudaSuccess;
   const LaunchShape shape = launch_shape(count, sms);
   check::dispatch_type(spec.type, [&]<DataType T>() {
-    fill_kernel<T><<<shape.blocks, shape.threads, 0, stream>>>(static_cast<ElementOf<T>*>(dst), count, spec.pattern,
-                                                               rank);
+    fill_kernel<T>
+        <<<shape.blocks, shape.threads, 0, stream>>>(static_cast<ElementOf<T>*>(dst), count, spec.pattern, rank);
   });
   return cudaGetLastError();
 }
 
 cudaError_t check_segment_device(const void* recv, const check::DataSpec& spec, const check::Segment& seg,
-                                 std::uint64_t first, std::uint64_t last, CheckCounters* counters,
-                                 MismatchBits* slots, std::uint32_t capacity, int sms, cudaStream_t stream) {
+                                 std::uint64_t first, std::uint64_t last, CheckCounters* counters, MismatchBits* slots,
+                                 std::uint32_t capacity, int sms, cudaStream_t stream) {
   if (first >= last) return cudaSuccess;
   const LaunchShape shape = launch_shape(last - first, sms);
   check::dispatch_type(spec.type, [&]<DataType T>() {

@@ -14,15 +14,15 @@ namespace collbench::backend::cuda {
 
 // One wrong element, as raw bits of its type (zero-extended).
 struct MismatchBits {
-  std::uint64_t index = 0;     // in the receive buffer
+  std::uint64_t index = 0;  // in the receive buffer
   std::uint64_t expected = 0;
   std::uint64_t got = 0;
 };
 
 // What a check pass accumulates on the device.
 struct CheckCounters {
-  unsigned long long wrong = 0;      // wrong elements seen
-  unsigned long long recorded = 0;   // slots claimed (may exceed the capacity)
+  unsigned long long wrong = 0;          // wrong elements seen
+  unsigned long long recorded = 0;       // slots claimed (may exceed the capacity)
   unsigned long long first_bad = ~0ull;  // lowest wrong index
 };
 
@@ -40,7 +40,7 @@ cudaError_t fill_input_device(void* dst, std::uint64_t count, const check::DataS
 // Checks offsets [first, last) of segment `seg` of the receive buffer `recv`; adds to
 // `counters` and records up to `capacity` mismatches in `slots` (device memory).
 cudaError_t check_segment_device(const void* recv, const check::DataSpec& spec, const check::Segment& seg,
-                                 std::uint64_t first, std::uint64_t last, CheckCounters* counters,
-                                 MismatchBits* slots, std::uint32_t capacity, int sms, cudaStream_t stream);
+                                 std::uint64_t first, std::uint64_t last, CheckCounters* counters, MismatchBits* slots,
+                                 std::uint32_t capacity, int sms, cudaStream_t stream);
 
 }  // namespace collbench::backend::cuda

@@ -22,7 +22,8 @@ Status claim_device(const bootstrap::Bootstrap& boot, int first_device, DeviceCl
     return no_device(rc);
   }
   claim.visible_devices = count;
-  COLLBENCH_ASSIGN_OR_RETURN(const int ordinal, choose_device(boot.rank(), claim.host, boot.local_rank(), count, first_device));
+  COLLBENCH_ASSIGN_OR_RETURN(const int ordinal,
+                             choose_device(boot.rank(), claim.host, boot.local_rank(), count, first_device));
   COLLBENCH_CUDA_TRY(cudaSetDevice(ordinal));
   cudaDeviceProp prop{};
   COLLBENCH_CUDA_TRY(cudaGetDeviceProperties(&prop, ordinal));

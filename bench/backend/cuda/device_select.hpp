@@ -14,7 +14,7 @@ struct SelectedDevice {
   DeviceInfo info;
   int cc_major = 0;  // compute capability
   int cc_minor = 0;
-  int sms = 1;       // multiprocessors, for kernel grid sizes
+  int sms = 1;  // multiprocessors, for kernel grid sizes
 };
 
 // Every rank of the job must call it (it exchanges the choices); on success the device is

@@ -86,8 +86,8 @@ Status MpiCommunicator::reduction(const Call& call, const void* input) {
       break;
     case Collective::kReduce:
       // MPI_IN_PLACE is only legal at the root; elsewhere the receive buffer is not used.
-      COLLBENCH_MPI_TRY(MPI_Reduce(same && rank_ == call.root ? MPI_IN_PLACE : input, call.recv, n, type, op,
-                                   call.root, comm_));
+      COLLBENCH_MPI_TRY(
+          MPI_Reduce(same && rank_ == call.root ? MPI_IN_PLACE : input, call.recv, n, type, op, call.root, comm_));
       break;
     case Collective::kReduceScatter: {
       if (!call.in_place) {
@@ -139,17 +139,18 @@ Status MpiCommunicator::movement(const Call& call) {
       if (call.in_place) {
         COLLBENCH_MPI_TRY(MPI_Sendrecv_replace(call.recv, n, type, next, 0, prev, 0, comm_, MPI_STATUS_IGNORE));
       } else {
-        COLLBENCH_MPI_TRY(MPI_Sendrecv(call.send, n, type, next, 0, call.recv, n, type, prev, 0, comm_, MPI_STATUS_IGNORE));
+        COLLBENCH_MPI_TRY(
+            MPI_Sendrecv(call.send, n, type, next, 0, call.recv, n, type, prev, 0, comm_, MPI_STATUS_IGNORE));
       }
       break;
     }
     case Collective::kGather:
-      COLLBENCH_MPI_TRY(MPI_Gather(call.in_place && root ? MPI_IN_PLACE : call.send, n, type, call.recv, n, type,
-                                   call.root, comm_));
+      COLLBENCH_MPI_TRY(
+          MPI_Gather(call.in_place && root ? MPI_IN_PLACE : call.send, n, type, call.recv, n, type, call.root, comm_));
       break;
     case Collective::kScatter:
-      COLLBENCH_MPI_TRY(MPI_Scatter(call.send, n, type, call.in_place && root ? MPI_IN_PLACE : call.recv, n, type,
-                                    call.root, comm_));
+      COLLBENCH_MPI_TRY(
+          MPI_Scatter(call.send, n, type, call.in_place && root ? MPI_IN_PLACE : call.recv, n, type, call.root, comm_));
       break;
     case Collective::kHypercube: return hypercube(call, type, elem);
     case Collective::kAllToAllV: return alltoallv(call, type, elem);
@@ -174,7 +175,8 @@ Status MpiCommunicator::launch_p2p(const P2pCall& call) {
   const int n = as_int(call.count);
   const int to = call.send_peer < 0 ? MPI_PROC_NULL : call.send_peer;
   const int from = call.recv_peer < 0 ? MPI_PROC_NULL : call.recv_peer;
-  COLLBENCH_MPI_TRY(MPI_Sendrecv(call.send, n, type, to, kTag, call.recv, n, type, from, kTag, comm_, MPI_STATUS_IGNORE));
+  COLLBENCH_MPI_TRY(
+      MPI_Sendrecv(call.send, n, type, to, kTag, call.recv, n, type, from, kTag, comm_, MPI_STATUS_IGNORE));
   return ok_status();
 }
 
@@ -220,8 +222,8 @@ Status MpiCommunicator::alltoallv(const Call& call, MPI_Datatype type, std::uint
     std::memcpy(scratch_.data(), call.send, bytes);
     send = scratch_.data();
   }
-  COLLBENCH_MPI_TRY(MPI_Alltoallv(send, send_counts, send_offsets, type, call.recv, recv_counts, recv_offsets, type,
-                                  comm_));
+  COLLBENCH_MPI_TRY(
+      MPI_Alltoallv(send, send_counts, send_offsets, type, call.recv, recv_counts, recv_offsets, type, comm_));
   return ok_status();
 }
 
@@ -234,7 +236,8 @@ Result<std::unique_ptr<Communicator>> make_mpi_communicator(std::shared_ptr<mpi:
   if (comm->rank() != expected_rank || comm->size() != expected_size) {
     return Status::error(ErrorCode::kLaunch, "MPI sees rank " + std::to_string(comm->rank()) + " of " +
                                                  std::to_string(comm->size()) + " but the bootstrap says rank " +
-                                                 std::to_string(expected_rank) + " of " + std::to_string(expected_size));
+                                                 std::to_string(expected_rank) + " of " +
+                                                 std::to_string(expected_size));
   }
   return std::unique_ptr<Communicator>(std::move(comm));
 }

@@ -14,8 +14,9 @@ Status launchable(const BackendSetup& s) {
                          "the MPI backend runs one rank per process; -g N needs --backend nccl or bootstrap");
   }
   if (s.boot.name() != "mpi" && s.boot.size() > 1) {
-    return Status::error(ErrorCode::kLaunch, "the MPI backend needs ranks launched by mpirun or srun (the bootstrap is " +
-                                                 std::string(s.boot.name()) + "); use --backend bootstrap");
+    return Status::error(ErrorCode::kLaunch,
+                         "the MPI backend needs ranks launched by mpirun or srun (the bootstrap is " +
+                             std::string(s.boot.name()) + "); use --backend bootstrap");
   }
   return ok_status();
 }
@@ -27,8 +28,13 @@ const BackendEntry& mpi_backend_entry() {
       .name = "mpi",
       .help = "MPI collectives on host memory (auto: under an MPI launcher, or one rank, when no GPU backend can run)",
       .auto_order = 1,
-      .features = {.memory = "host", .point_to_point = true, .groups = false, .graphs = false, .registration = false,
-                   .threads = false},
+      .features = {.memory = "host",
+                   .point_to_point = true,
+                   .groups = false,
+                   .graphs = false,
+                   .registration = false,
+                   .threads = false,
+                   .allocates_per_call = true},
       .usable = [](const BackendSetup& s) -> Result<std::string> {
         const Status ok = launchable(s);
         return ok.ok() ? std::string() : ok.message();

@@ -53,8 +53,8 @@ ncclResult_t LibraryCalls::deregister(ncclComm_t comm, void* handle, bool window
 }
 
 Status cuda_failure(cudaError_t rc, const char* expr) {
-  return Status::error(ErrorCode::kComm, std::string(expr) + " failed: " + cudaGetErrorString(rc) + " (" +
-                                             cudaGetErrorName(rc) + ")");
+  return Status::error(ErrorCode::kComm,
+                       std::string(expr) + " failed: " + cudaGetErrorString(rc) + " (" + cudaGetErrorName(rc) + ")");
 }
 
 }  // namespace

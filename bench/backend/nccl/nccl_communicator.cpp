@@ -179,9 +179,10 @@ Status NcclCommunicator::init() {
              cuda_version_text(runtime) + ", driver " + cuda_version_text(driver);
   COLLBENCH_RETURN_IF_ERROR(agree_on_capabilities());
   if (options_.register_buffers > 0 && job_library_code_ < NCCL_VERSION(2, 19, 0)) {
-    return Status::error(ErrorCode::kUnsupported, "-R " + std::to_string(options_.register_buffers) +
-                                                      " (buffer registration) needs NCCL >= 2.19; the job's oldest is " +
-                                                      nccl_version_text(job_library_code_));
+    return Status::error(ErrorCode::kUnsupported,
+                         "-R " + std::to_string(options_.register_buffers) +
+                             " (buffer registration) needs NCCL >= 2.19; the job's oldest is " +
+                             nccl_version_text(job_library_code_));
   }
   COLLBENCH_RETURN_IF_ERROR(create_communicator());
   return create_premul_ops();
@@ -191,7 +192,8 @@ Status NcclCommunicator::init() {
 // or the ranks that run a row would wait forever for those that skipped it.
 Status NcclCommunicator::agree_on_capabilities() {
   const cuda::SelectedDevice& d = context_->device();
-  std::array<double, 2> oldest = {static_cast<double>(d.cc_major * 10 + d.cc_minor), static_cast<double>(library_code_)};
+  std::array<double, 2> oldest = {static_cast<double>(d.cc_major * 10 + d.cc_minor),
+                                  static_cast<double>(library_code_)};
   COLLBENCH_RETURN_IF_ERROR(boot_.allreduce(oldest, ReduceOp::kMin));
   const int cc = static_cast<int>(oldest[0]);
   job_cc_major_ = cc / 10;
@@ -271,7 +273,8 @@ Status NcclCommunicator::create_premul_ops() {
   }
   COLLBENCH_RETURN_IF_ERROR(boot_.allreduce(created, ReduceOp::kMin));
   for (DataType type : all_data_types()) {
-    if (created[slot(type)] == 0 && premul_error_[slot(type)].empty()) premul_error_[slot(type)] = "another rank could not create it";
+    if (created[slot(type)] == 0 && premul_error_[slot(type)].empty())
+      premul_error_[slot(type)] = "another rank could not create it";
   }
   return ok_status();
 }
@@ -309,7 +312,8 @@ Result<Buffer> NcclCommunicator::attach(Buffer buffer) {
       return ok_status();
     }
 #endif
-    if (&ncclCommRegister == nullptr) return Status::error(ErrorCode::kUnsupported, "ncclCommRegister is not in this NCCL");
+    if (&ncclCommRegister == nullptr)
+      return Status::error(ErrorCode::kUnsupported, "ncclCommRegister is not in this NCCL");
     COLLBENCH_NCCL_TRY(ncclCommRegister(comm, held->data(), std::max<std::uint64_t>(held->bytes(), 1), &handle));
     return ok_status();
   });
@@ -337,7 +341,8 @@ Result<ncclRedOp_t> NcclCommunicator::reduction(const Call& call) const {
 
 Status NcclCommunicator::launch_one(const Call& call, ncclComm_t comm) {
   const auto type = nccl_type(call.type);
-  if (!type) return Status::error(ErrorCode::kUnsupported, std::string(to_string(call.type)) + " is not available in this NCCL");
+  if (!type)
+    return Status::error(ErrorCode::kUnsupported, std::string(to_string(call.type)) + " is not available in this NCCL");
   const std::size_t count = call.counts.param;
   cudaStream_t stream = context_->stream();
   switch (call.collective) {
@@ -399,7 +404,8 @@ Status NcclCommunicator::launch_grouped(std::span<const Call> calls, ncclComm_t 
   if (started != ncclSuccess) return nccl_error(started, "ncclGroupStart()", std::source_location::current());
   for (std::size_t i = 0; i < calls.size() && launched.ok(); ++i) launched = launch_one(calls[i], comm);
   const ncclResult_t ended = ncclGroupEnd();
-  if (launched.ok() && ended != ncclSuccess) launched = nccl_error(ended, "ncclGroupEnd()", std::source_location::current());
+  if (launched.ok() && ended != ncclSuccess)
+    launched = nccl_error(ended, "ncclGroupEnd()", std::source_location::current());
   return launched;
 }
 
@@ -498,12 +504,15 @@ Status NcclCommunicator::hypercube(const Call& call, ncclDataType_t type, ncclCo
 Status NcclCommunicator::point_to_point(const P2pCall& call, ncclComm_t comm) {
   if (call.send_peer < 0 && call.recv_peer < 0) return ok_status();
   const auto type = nccl_type(call.type);
-  if (!type) return Status::error(ErrorCode::kUnsupported, std::string(to_string(call.type)) + " is not available in this NCCL");
+  if (!type)
+    return Status::error(ErrorCode::kUnsupported, std::string(to_string(call.type)) + " is not available in this NCCL");
   cudaStream_t stream = context_->stream();
   COLLBENCH_NCCL_TRY(ncclGroupStart());
   GroupErrors errors;
-  if (call.send_peer >= 0) errors.post(ncclSend(call.send, call.count, *type, call.send_peer, comm, stream), "ncclSend(p2p)");
-  if (call.recv_peer >= 0) errors.post(ncclRecv(call.recv, call.count, *type, call.recv_peer, comm, stream), "ncclRecv(p2p)");
+  if (call.send_peer >= 0)
+    errors.post(ncclSend(call.send, call.count, *type, call.send_peer, comm, stream), "ncclSend(p2p)");
+  if (call.recv_peer >= 0)
+    errors.post(ncclRecv(call.recv, call.count, *type, call.recv_peer, comm, stream), "ncclRecv(p2p)");
   COLLBENCH_NCCL_TRY(ncclGroupEnd());
   return errors.first();
 }
@@ -596,8 +605,13 @@ const BackendEntry& nccl_backend_entry() {
       .name = "nccl",
       .help = "NCCL collectives on GPU memory, one GPU per rank (auto: when every rank sees a GPU)",
       .auto_order = 0,
-      .features = {.memory = "device", .point_to_point = true, .groups = true, .graphs = true, .registration = true,
-                   .threads = true},
+      .features = {.memory = "device",
+                   .point_to_point = true,
+                   .groups = true,
+                   .graphs = true,
+                   .registration = true,
+                   .threads = true,
+                   .allocates_per_call = false},
       .usable = nccl::every_rank_has_a_gpu,
       .launchable = [](const BackendSetup&) { return ok_status(); },
       .make = nccl::make_nccl_backend,

@@ -22,13 +22,18 @@ std::optional<ncclDataType_t> nccl_type(DataType type) {
     case DataType::kDouble: return ncclFloat64;
 #if defined(__CUDA_BF16_TYPES_EXIST__)  // nccl.h declares ncclBfloat16 with the CUDA bf16 types
     case DataType::kBfloat16: return ncclBfloat16;
+#else
+    case DataType::kBfloat16: return std::nullopt;
 #endif
 #if NCCL_VERSION_CODE >= NCCL_VERSION(2, 24, 0)
     case DataType::kFp8E4M3: return ncclFloat8e4m3;
     case DataType::kFp8E5M2: return ncclFloat8e5m2;
+#else
+    case DataType::kFp8E4M3:
+    case DataType::kFp8E5M2: return std::nullopt;
 #endif
-    default: return std::nullopt;
   }
+  return std::nullopt;  // a type outside the enum (a cast)
 }
 
 std::optional<ncclRedOp_t> nccl_builtin_op(ReduceOp op) {
@@ -39,19 +44,24 @@ std::optional<ncclRedOp_t> nccl_builtin_op(ReduceOp op) {
     case ReduceOp::kMax: return ncclMax;
 #if NCCL_VERSION_CODE >= NCCL_VERSION(2, 10, 0)
     case ReduceOp::kAvg: return ncclAvg;
+#else
+    case ReduceOp::kAvg: return std::nullopt;
 #endif
-    default: return std::nullopt;
+    case ReduceOp::kPreMulSum: return std::nullopt;  // not built in: ncclRedOpCreatePreMulSum, per type
   }
+  return std::nullopt;  // an op outside the enum (a cast)
 }
 
 std::optional<std::string> type_unsupported(DataType type, int library_code, int cc_major, int cc_minor) {
   const std::string name(to_string(type));
-  if (!nccl_type(type)) return name + " is not in the NCCL headers this collbench was built with (" + nccl_header_version() + ")";
+  if (!nccl_type(type))
+    return name + " is not in the NCCL headers this collbench was built with (" + nccl_header_version() + ")";
   if (type == DataType::kBfloat16 && library_code < code_of(2, 10, 0)) {
     return "bfloat16 needs NCCL >= 2.10 (the library is " + nccl_version_text(library_code) + ")";
   }
   if (is_fp8(type)) {
-    if (library_code < code_of(2, 24, 0)) return name + " needs NCCL >= 2.24 (the library is " + nccl_version_text(library_code) + ")";
+    if (library_code < code_of(2, 24, 0))
+      return name + " needs NCCL >= 2.24 (the library is " + nccl_version_text(library_code) + ")";
     if (cc_major < 9) {
       return name + " needs a GPU of compute capability 9.0 or newer (this one is " + std::to_string(cc_major) + "." +
              std::to_string(cc_minor) + ")";
@@ -72,7 +82,8 @@ std::optional<std::string> op_unsupported(ReduceOp op, int library_code) {
     if (library_code < code_of(2, 11, 0)) return "premulsum needs NCCL >= 2.11";
     return std::nullopt;
   }
-  if (!nccl_builtin_op(op)) return std::string(to_string(op)) + " is not in the NCCL headers this collbench was built with";
+  if (!nccl_builtin_op(op))
+    return std::string(to_string(op)) + " is not in the NCCL headers this collbench was built with";
   if (op == ReduceOp::kAvg && library_code < code_of(2, 10, 0)) return "avg needs NCCL >= 2.10";
   return std::nullopt;
 }

@@ -12,12 +12,18 @@
 namespace collbench::bootstrap {
 namespace {
 
+// The control reduction does sum, prod, min and max, as the env and threads bootstraps do;
+// MPI_OP_NULL for the rest, which allreduce refuses.
 MPI_Op to_mpi(ReduceOp op) {
   switch (op) {
+    case ReduceOp::kSum: return MPI_SUM;
+    case ReduceOp::kProd: return MPI_PROD;
     case ReduceOp::kMin: return MPI_MIN;
     case ReduceOp::kMax: return MPI_MAX;
-    default: return MPI_SUM;
+    case ReduceOp::kAvg:
+    case ReduceOp::kPreMulSum: return MPI_OP_NULL;
   }
+  return MPI_OP_NULL;
 }
 
 // Control traffic runs on its own duplicate of MPI_COMM_WORLD, so it can never match a
@@ -67,8 +73,13 @@ class MpiBootstrap final : public Bootstrap {
   }
 
   Status allreduce(std::span<double> values, ReduceOp op) override {
-    COLLBENCH_MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE,
-                                    to_mpi(op), comm_));
+    const MPI_Op mpi_op = to_mpi(op);
+    if (mpi_op == MPI_OP_NULL) {
+      return Status::error(ErrorCode::kUnsupported, "the MPI bootstrap's allreduce does sum, prod, min and max, not " +
+                                                        std::string(to_string(op)));
+    }
+    COLLBENCH_MPI_TRY(
+        MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE, mpi_op, comm_));
     return ok_status();
   }
 
@@ -96,12 +107,11 @@ Result<std::unique_ptr<Bootstrap>> make_mpi_bootstrap(std::shared_ptr<mpi::Runti
 }
 
 const BootstrapEntry& mpi_bootstrap_entry() {
-  static const BootstrapEntry entry{
-      "mpi", "MPI_COMM_WORLD (auto: under mpirun, or srun --mpi=pmix)",
-      [](const BootstrapSetup& setup) -> Result<std::unique_ptr<Bootstrap>> {
-        COLLBENCH_ASSIGN_OR_RETURN(auto runtime, mpi::shared_runtime(setup.process));
-        return make_mpi_bootstrap(std::move(runtime));
-      }};
+  static const BootstrapEntry entry{"mpi", "MPI_COMM_WORLD (auto: under mpirun, or srun --mpi=pmix)",
+                                    [](const BootstrapSetup& setup) -> Result<std::unique_ptr<Bootstrap>> {
+                                      COLLBENCH_ASSIGN_OR_RETURN(auto runtime, mpi::shared_runtime(setup.process));
+                                      return make_mpi_bootstrap(std::move(runtime));
+                                    }};
   return entry;
 }
 

@@ -91,7 +91,8 @@ Status read_master(const EnvLookup& env, EnvConfig& cfg) {
                             ? " (srun does not set it: e.g. export MASTER_ADDR=$(scontrol show hostnames | head -n1) "
                               "MASTER_PORT=29500)"
                             : " (e.g. MASTER_ADDR=node001 MASTER_PORT=29500)";
-  if (!addr) return usage("MASTER_ADDR is not set: every rank needs rank 0's host name or address" + std::string(example));
+  if (!addr)
+    return usage("MASTER_ADDR is not set: every rank needs rank 0's host name or address" + std::string(example));
   if (!port) return usage("MASTER_PORT is not set: every rank needs rank 0's port" + std::string(example));
   if (addr->empty() || addr->size() > tcp::kMaxHostLength) {
     return usage(shown("MASTER_ADDR", *addr) + " is not a host name or address");

@@ -24,12 +24,12 @@ struct EnvConfig {
   // Fingerprint (16 hex digits) of COLLBENCH_TOKEN or of the job's variables; rank 0 turns away
   // a rank whose fingerprint differs, so stray or stale processes cannot join.
   std::string token;
-  std::string token_source;             // "COLLBENCH_TOKEN" or the variables it was derived from
-  std::string launcher;                 // "torchrun" (RANK, WORLD_SIZE) or "slurm" (SLURM_PROCID, ...)
+  std::string token_source;  // "COLLBENCH_TOKEN" or the variables it was derived from
+  std::string launcher;      // "torchrun" (RANK, WORLD_SIZE) or "slurm" (SLURM_PROCID, ...)
   // This host's name: groups ranks into hosts and names them in messages; empty means gethostname().
   std::string host;
-  double timeout_s = 30;                // bound of the rendezvous and of every later operation
-  std::uint32_t stagger_ms = 0;         // connects are spread over this long (rank r waits r/n of it)
+  double timeout_s = 30;         // bound of the rendezvous and of every later operation
+  std::uint32_t stagger_ms = 0;  // connects are spread over this long (rank r waits r/n of it)
 };
 
 // Returns the value of an environment variable, or nullopt when it is not set.

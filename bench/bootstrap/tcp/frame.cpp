@@ -14,8 +14,7 @@ Status protocol_error(std::string message) {
 }
 
 bool known_type(std::uint16_t type) {
-  return type >= static_cast<std::uint16_t>(FrameType::kHello) &&
-         type <= static_cast<std::uint16_t>(FrameType::kAbort);
+  return type >= static_cast<std::uint16_t>(FrameType::kHello) && type <= static_cast<std::uint16_t>(FrameType::kAbort);
 }
 
 }  // namespace

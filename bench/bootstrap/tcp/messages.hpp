@@ -20,10 +20,10 @@ inline constexpr std::uint32_t kMaxHelloPayload = 1024;
 
 // Sent by every rank but 0 as soon as it is connected.
 struct Hello {
-  std::string token;              // the job token's fingerprint (env_config.hpp)
+  std::string token;  // the job token's fingerprint (env_config.hpp)
   std::uint32_t world_size = 0;
   std::uint32_t rank = 0;
-  std::int32_t local_rank = -1;   // LOCAL_RANK when the launcher set it, else -1
+  std::int32_t local_rank = -1;  // LOCAL_RANK when the launcher set it, else -1
   std::string host;
 };
 
@@ -53,10 +53,10 @@ enum class StepKind : std::uint8_t { kBarrier = 1, kAllgather = 2, kBroadcast = 
 // Which operation a data frame belongs to. Rank 0 checks that every rank is in the same one.
 struct Step {
   StepKind kind = StepKind::kBarrier;
-  std::uint8_t op = 0;        // ReduceOp of an allreduce
-  std::uint32_t seq = 0;      // operations this rank has started before this one
-  std::uint32_t root = 0;     // broadcast root
-  std::uint64_t block = 0;    // the caller's buffer size in bytes (per rank for allgather)
+  std::uint8_t op = 0;      // ReduceOp of an allreduce
+  std::uint32_t seq = 0;    // operations this rank has started before this one
+  std::uint32_t root = 0;   // broadcast root
+  std::uint64_t block = 0;  // the caller's buffer size in bytes (per rank for allgather)
 
   friend bool operator==(const Step&, const Step&) = default;
 };

@@ -19,8 +19,8 @@ struct RootJoin {
 };
 
 struct RankJoin {
-  Link link;                // to rank 0
-  std::string root;         // "node001 (10.0.0.1:29500)", for messages
+  Link link;         // to rank 0
+  std::string root;  // "node001 (10.0.0.1:29500)", for messages
   Welcome welcome;
 };
 

@@ -102,8 +102,8 @@ class Server {
     auto hello = frame.type == FrameType::kHello ? decode_hello(frame.payload)
                                                  : Result<Hello>(Status::error(ErrorCode::kComm, "no hello"));
     if (!hello.ok()) {
-      note("a connection from " + p.from + " was turned away: it sent a " +
-           std::string(frame_type_name(frame.type)) + " frame that is not a valid hello");
+      note("a connection from " + p.from + " was turned away: it sent a " + std::string(frame_type_name(frame.type)) +
+           " frame that is not a valid hello");
       return;
     }
     if (auto verdict = check(*hello, p.from)) {
@@ -194,9 +194,8 @@ class Server {
     for (int r = 1; r < cfg_.world_size; ++r) {
       if (!joined_[static_cast<std::size_t>(r)].valid()) missing.push_back(r);
     }
-    std::string message = describe_ranks(missing) + " did not join within " + format_seconds(cfg_.timeout_s) +
-                          " s (" + std::to_string(missing.size()) + " of " + std::to_string(cfg_.world_size) +
-                          " missing)";
+    std::string message = describe_ranks(missing) + " did not join within " + format_seconds(cfg_.timeout_s) + " s (" +
+                          std::to_string(missing.size()) + " of " + std::to_string(cfg_.world_size) + " missing)";
     for (const std::string& n : notes_) message += "; " + n;
     if (notes_total_ > notes_.size()) message += "; and " + std::to_string(notes_total_ - notes_.size()) + " more";
     if (joined_count_ == 0 && notes_total_ == 0) {

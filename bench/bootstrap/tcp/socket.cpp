@@ -32,8 +32,8 @@ void set_no_delay(int fd) {
 std::string address_text(const sockaddr* addr, socklen_t length) {
   std::array<char, NI_MAXHOST> host{};
   std::array<char, NI_MAXSERV> port{};
-  if (getnameinfo(addr, length, host.data(), host.size(), port.data(), port.size(),
-                  NI_NUMERICHOST | NI_NUMERICSERV) != 0) {
+  if (getnameinfo(addr, length, host.data(), host.size(), port.data(), port.size(), NI_NUMERICHOST | NI_NUMERICSERV) !=
+      0) {
     return "unknown address";
   }
   std::string text(host.data());
@@ -73,7 +73,8 @@ Result<Fd> listen_family(int family, std::uint16_t port) {
     return Status::error(ErrorCode::kLaunch, message);
   }
   if (listen(fd.get(), SOMAXCONN) != 0) {
-    return Status::error(ErrorCode::kLaunch, "listen on MASTER_PORT " + std::to_string(port) + ": " + errno_text(errno));
+    return Status::error(ErrorCode::kLaunch,
+                         "listen on MASTER_PORT " + std::to_string(port) + ": " + errno_text(errno));
   }
   return fd;
 }
@@ -207,7 +208,6 @@ Result<std::vector<Address>> resolve(const std::string& host, std::uint16_t port
   return out;
 }
 
-
 ConnectAttempt connect_once(const Address& address, Deadline deadline) {
   ConnectAttempt attempt;
   Fd fd(socket(address.storage.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
@@ -265,8 +265,8 @@ Status ensure_descriptors(std::uint64_t needed, std::string_view why) {
   }
   limit.rlim_cur = needed;
   if (setrlimit(RLIMIT_NOFILE, &limit) != 0) {
-    return Status::error(ErrorCode::kLaunch, "cannot raise the open-file limit to " + std::to_string(needed) +
-                                                 " for " + std::string(why) + ": " + errno_text(errno));
+    return Status::error(ErrorCode::kLaunch, "cannot raise the open-file limit to " + std::to_string(needed) + " for " +
+                                                 std::string(why) + ": " + errno_text(errno));
   }
   return ok_status();
 }

@@ -69,7 +69,7 @@ enum class ConnectOutcome { kConnected, kRefused, kNoAnswer, kUnreachable, kFail
 
 struct ConnectAttempt {
   ConnectOutcome outcome = ConnectOutcome::kFailed;
-  Fd fd;      // connected, non-blocking; valid only for kConnected
+  Fd fd;          // connected, non-blocking; valid only for kConnected
   int error = 0;  // errno of the failure
 };
 

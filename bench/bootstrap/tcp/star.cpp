@@ -20,8 +20,8 @@ std::string peer_name(const Peer& peer) {
 Status abort_status(const Peer& peer, const OwnedFrame& frame, const std::string& what) {
   auto notice = decode_abort(frame.payload);
   const int code = notice.ok() ? notice->exit_code : 1;
-  return Status::error(code_for_exit(code), peer_name(peer) + " aborted the job (exit code " + std::to_string(code) +
-                                                ") during " + what);
+  return Status::error(code_for_exit(code),
+                       peer_name(peer) + " aborted the job (exit code " + std::to_string(code) + ") during " + what);
 }
 
 // A rank that left cannot finish the exchange: the same outcome as one that never answers.
@@ -39,10 +39,10 @@ Status missing_status(std::span<Peer> peers, std::span<const std::size_t> open, 
   std::vector<int> ranks;
   for (const std::size_t i : open) ranks.push_back(peers[i].rank);
   const auto host_of = [&](int rank) { return peers[static_cast<std::size_t>(rank - 1)].host; };
-  return Status::error(ErrorCode::kTimeout,
-                       describe_ranks(ranks, host_of) + " did not " + std::string(verb) +
-                           " " + exchange.what + " within " + format_seconds(exchange.timeout_s) + " s (" +
-                           std::to_string(ranks.size()) + " of " + std::to_string(peers.size() + 1) + " missing)");
+  return Status::error(ErrorCode::kTimeout, describe_ranks(ranks, host_of) + " did not " + std::string(verb) + " " +
+                                                exchange.what + " within " + format_seconds(exchange.timeout_s) +
+                                                " s (" + std::to_string(ranks.size()) + " of " +
+                                                std::to_string(peers.size() + 1) + " missing)");
 }
 
 // poll() that treats EINTR as "nothing happened".

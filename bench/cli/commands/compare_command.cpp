@@ -33,12 +33,14 @@ Result<CompareCommand> resolve(const RawCompareFlags& raw) {
   if (!raw.nodes && raw.files.size() != 2) {
     return Status::error(ErrorCode::kUsage, "compare takes two files, BASE.json NEW.json (or --nodes and two or more)");
   }
-  if (raw.nodes && raw.files.size() < 2) return Status::error(ErrorCode::kUsage, "compare --nodes takes two or more files");
+  if (raw.nodes && raw.files.size() < 2)
+    return Status::error(ErrorCode::kUsage, "compare --nodes takes two or more files");
   COLLBENCH_ASSIGN_OR_RETURN(cmd.options.min_size, size_flag("--min-size", raw.min_size, 0));
   COLLBENCH_ASSIGN_OR_RETURN(cmd.options.max_size,
                              size_flag("--max-size", raw.max_size, std::numeric_limits<std::uint64_t>::max()));
   if (cmd.options.min_size > cmd.options.max_size) {
-    return Status::error(ErrorCode::kUsage, "--min-size " + raw.min_size + " is larger than --max-size " + raw.max_size);
+    return Status::error(ErrorCode::kUsage,
+                         "--min-size " + raw.min_size + " is larger than --max-size " + raw.max_size);
   }
   COLLBENCH_ASSIGN_OR_RETURN(cmd.options.threshold, parse_fraction("--threshold", raw.threshold));
   COLLBENCH_ASSIGN_OR_RETURN(cmd.ranking.flag_below, parse_fraction("--flag-below", raw.flag_below));
@@ -68,17 +70,18 @@ Status compare_pair(const CompareCommand& cmd, const std::vector<report::ReportR
                                                 (c.outside_size_range > 0 ? " within the size range" : ""));
   }
   if (!c.regressed()) return ok_status();
-  return Status::error(ErrorCode::kRegression,
-                       std::to_string(c.counts.slower) + " of " + std::to_string(c.points.size()) +
-                           " points of " + raw.files[1] + " are slower than " + raw.files[0] + " beyond noise and the " +
-                           report::percent_text(cmd.options.threshold) + " threshold");
+  return Status::error(ErrorCode::kRegression, std::to_string(c.counts.slower) + " of " +
+                                                   std::to_string(c.points.size()) + " points of " + raw.files[1] +
+                                                   " are slower than " + raw.files[0] + " beyond noise and the " +
+                                                   report::percent_text(cmd.options.threshold) + " threshold");
 }
 
 Status compare_nodes(const CompareCommand& cmd, const std::vector<report::ReportRun>& runs, const RawCompareFlags& raw,
                      std::ostream& out) {
   const report::Ranking r = report::rank_runs(runs, cmd.ranking);
   COLLBENCH_RETURN_IF_ERROR(emit(report::format_ranking(r, cmd.format), raw, out));
-  if (!r.basis) return Status::error(ErrorCode::kUsage, "the runs share no (collective, dtype, op, placement) to rank on");
+  if (!r.basis)
+    return Status::error(ErrorCode::kUsage, "the runs share no (collective, dtype, op, placement) to rank on");
   if (r.flagged() == 0) return ok_status();
   std::string names;
   for (const auto& run : r.runs) {
@@ -92,8 +95,9 @@ Status compare_nodes(const CompareCommand& cmd, const std::vector<report::Report
 }  // namespace
 
 void add_compare_flags(CLI::App& app, RawCompareFlags& raw) {
-  app.add_option("file", raw.files, "BASE.json NEW.json (run files written by collbench run -J); with --nodes, "
-                                    "one file per node")
+  app.add_option("file", raw.files,
+                 "BASE.json NEW.json (run files written by collbench run -J); with --nodes, "
+                 "one file per node")
       ->required();
   app.add_flag("--nodes", raw.nodes, "Rank the runs (one per node) by busbw and flag those well below the median");
   app.add_option("--min-size", raw.min_size, "Compare only sizes at least this large (1M; K/M/G are binary)");

@@ -53,8 +53,9 @@ Status agree_verdict(bootstrap::Bootstrap& boot, const Status& verdict) {
 class HealthRank final : public engine::HealthHost {
  public:
   HealthRank(const HealthCommand& cmd, const std::vector<std::string>& argv, SignalStop& signals, Session& s)
-      : cmd_(cmd), argv_(argv), signals_(signals), s_(s), b_(s.boot()),
-        options_{cmd.run.run, cmd.budget_s, cmd.run.topology}, run_(options_, b_, s.backend(), s.watchdog(), *this) {}
+      : cmd_(cmd), argv_(argv), signals_(signals), s_(s),
+        b_(s.boot()), options_{cmd.run.run, cmd.budget_s, cmd.run.topology},
+        run_(options_, b_, s.backend(), s.watchdog(), *this) {}
 
   // An error of a step, or (verdict() true) the health verdict that rank 0 shared.
   Status run() {
@@ -79,11 +80,12 @@ class HealthRank final : public engine::HealthHost {
     return check_topologies(hosts_, failures, reference_, cmd_.topo_reference);
   }
 
-  Result<report::RunContext> sweep_context() override {
+  Result<report::RunContext> sweep_context(const engine::SweepPlan& plan) override {
     backend::DeviceInfo device = s_.backend().device();
     if (device.device == "cpu") device.name = "CPUs " + topo::allowed_cpus();
     COLLBENCH_ASSIGN_OR_RETURN(auto ranks, engine::gather_rank_table(b_, device, s_.host()));
-    report::RunContext context = make_run_context(cmd_.run, argv_, b_, s_.backend(), std::move(ranks));
+    COLLBENCH_ASSIGN_OR_RETURN(report::RunContext context,
+                               make_run_context(cmd_.run, argv_, b_, s_.backend(), std::move(ranks), plan));
     COLLBENCH_ASSIGN_OR_RETURN(context.expected_busbw, agree_expected_busbw(b_, context, hosts_));
     COLLBENCH_RETURN_IF_ERROR(report::apply_busbw_bound(bounds_, context.expected_busbw));
     return context;
@@ -136,7 +138,8 @@ class HealthRank final : public engine::HealthHost {
     report::HealthReport health;
     fill_job_header(health.job, s_, argv_);
     health.job.start_time = utc_now_iso8601();
-    COLLBENCH_ASSIGN_OR_RETURN(const engine::HealthMeasurements m, run_.run(a.plan, preflight_inputs(s_), signals_.token()));
+    COLLBENCH_ASSIGN_OR_RETURN(const engine::HealthMeasurements m,
+                               run_.run(a.plan, preflight_inputs(s_), signals_.token()));
     verdict_ = true;
     if (b_.rank() != 0) return agree_verdict(b_, ok_status());
     report::HealthInputs in;
@@ -170,7 +173,7 @@ class HealthRank final : public engine::HealthHost {
         report::RunSummary summary = swept->outcome.summary;
         summary.expectations = expectations;
         text = report::prometheus_text(report::RunDocument{swept->context, swept->outcome.rows, summary},
-                                      "collbench_health_");
+                                       "collbench_health_");
       }
       text += report::health_prometheus_text(health, utc_now_iso8601());
       COLLBENCH_RETURN_IF_ERROR(

@@ -24,7 +24,8 @@ Result<std::optional<topo::Topology>> agree_reference(bootstrap::Bootstrap& boot
 }
 
 report::TopologyCheck check_topologies(const std::vector<HostTopology>& hosts, const std::vector<std::string>& failures,
-                                       const std::optional<topo::Topology>& reference, const std::string& reference_path) {
+                                       const std::optional<topo::Topology>& reference,
+                                       const std::string& reference_path) {
   report::TopologyCheck check;
   if (!failures.empty()) {
     check.not_checked_why = "discovery failed on " + join(failures, "; ");
@@ -51,8 +52,8 @@ report::TopologyCheck check_topologies(const std::vector<HostTopology>& hosts, c
   const std::size_t largest = c.groups.front().hosts.size();
   if (2 * largest <= hosts.size()) {
     check.reference = "each other (no majority)";
-    check.job_problem = "no majority among the job's " + std::to_string(hosts.size()) + " hosts: " +
-                        topo::format_comparison(c, models) + " (give --topo-reference FILE)";
+    check.job_problem = "no majority among the job's " + std::to_string(hosts.size()) +
+                        " hosts: " + topo::format_comparison(c, models) + " (give --topo-reference FILE)";
     return check;
   }
   check.reference = "the majority of the job's hosts (" + std::to_string(largest) + " of " +

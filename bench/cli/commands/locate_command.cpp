@@ -33,7 +33,8 @@ constexpr double kMinBudgetS = 1;
 Result<std::uint64_t> size_flag(std::string_view name, const std::string& text) {
   auto v = parse_size(text);
   if (!v.ok()) return Status::error(ErrorCode::kUsage, std::string(name) + ": " + v.status().message());
-  if (*v < 4) return Status::error(ErrorCode::kUsage, std::string(name) + ": " + text + " is below 4 bytes (one float)");
+  if (*v < 4)
+    return Status::error(ErrorCode::kUsage, std::string(name) + ": " + text + " is below 4 bytes (one float)");
   return *v;
 }
 
@@ -87,7 +88,8 @@ void fill_context(report::LocateReport& rep, const std::vector<std::string>& arg
     const auto& r = info[i];
     rep.ranks.push_back({r.rank, places[i].host, places[i].local_rank, r.device, r.device_name, r.pci_bus_id, "", ""});
     const auto& host = places[i].host;
-    if (std::find(rep.job.hosts.begin(), rep.job.hosts.end(), host) == rep.job.hosts.end()) rep.job.hosts.push_back(host);
+    if (std::find(rep.job.hosts.begin(), rep.job.hosts.end(), host) == rep.job.hosts.end())
+      rep.job.hosts.push_back(host);
   }
 }
 
@@ -111,26 +113,32 @@ Result<bool> share_verdict(bootstrap::Bootstrap& boot, bool outlier) {
 }  // namespace
 
 void add_locate_flags(CLI::App& app, RawLocateFlags& raw) {
-  app.add_option("--budget", raw.budget, "Seconds the whole command may take; the plan (sizes, repetitions, rounds) "
-                                          "is fitted to it")->capture_default_str()->type_name("SECONDS");
+  app.add_option("--budget", raw.budget,
+                 "Seconds the whole command may take; the plan (sizes, repetitions, rounds) "
+                 "is fitted to it")
+      ->capture_default_str()
+      ->type_name("SECONDS");
   app.add_option("-b,--minbytes", raw.min_bytes, "Smallest message size (the straggler sweep starts here)")
-      ->capture_default_str()->type_name("SIZE");
+      ->capture_default_str()
+      ->type_name("SIZE");
   app.add_option("-e,--maxbytes", raw.max_bytes, "Largest message size [8M on host memory, 256M on GPUs]")
       ->type_name("SIZE");
   app.add_option("-T,--timeout", raw.timeout, "Seconds any collective or exchange may take (0: no limit)")
-      ->capture_default_str()->type_name("SECONDS");
-  app.add_option("-J,--output_file", raw.output_file, "Write the report as JSON here (never overwritten without --force)")
+      ->capture_default_str()
+      ->type_name("SECONDS");
+  app.add_option("-J,--output_file", raw.output_file,
+                 "Write the report as JSON here (never overwritten without --force)")
       ->type_name("FILE");
   app.add_flag("--force", raw.force, "Overwrite an existing -J file");
-  app.add_option("--bootstrap", raw.bootstrap, bootstrap_flag_help())
-      ->capture_default_str()->type_name("NAME");
+  app.add_option("--bootstrap", raw.bootstrap, bootstrap_flag_help())->capture_default_str()->type_name("NAME");
   app.add_option("--backend", raw.backend, backend_flag_help())->capture_default_str()->type_name("NAME");
   app.add_flag("--no-progress", raw.no_progress, "Never show the progress line on stderr");
   app.add_flag("--no-topology", raw.no_topology, "Do not discover each host's topology (GPU and NIC of each rank)");
   app.add_option("--fault", raw.fault,
                  "TEST ONLY, never in production: slow-rank=R,delay-us=U[,min-size=S] delays every timed operation of "
                  "rank R (all_reduce, pairs, rings) by U microseconds; split-hosts=N pretends the ranks sit on N hosts "
-                 "(consecutive blocks)")->type_name("SPEC");
+                 "(consecutive blocks)")
+      ->type_name("SPEC");
 }
 
 Result<LocateCommand> resolve_locate_flags(const RawLocateFlags& raw) {
@@ -143,8 +151,8 @@ Result<LocateCommand> resolve_locate_flags(const RawLocateFlags& raw) {
   if (!raw.max_bytes.empty()) {
     COLLBENCH_ASSIGN_OR_RETURN(cmd.max_bytes, size_flag("-e/--maxbytes", raw.max_bytes));
     if (cmd.min_bytes > cmd.max_bytes) {
-      return Status::error(ErrorCode::kUsage, "-b/--minbytes " + raw.min_bytes + " is larger than -e/--maxbytes " +
-                                                  raw.max_bytes);
+      return Status::error(ErrorCode::kUsage,
+                           "-b/--minbytes " + raw.min_bytes + " is larger than -e/--maxbytes " + raw.max_bytes);
     }
   }
   COLLBENCH_RETURN_IF_ERROR(check_session_choices(raw.bootstrap, raw.backend));

@@ -25,12 +25,11 @@ Status verdict_status(const report::PreflightReport& rep) {
       std::string who;
       for (const auto& r : rep.ranks) {
         if (r.collective_ran && !r.value_ok) {
-          who += (who.empty() ? "" : ", ") + ("rank " + std::to_string(r.rank) + " on " + r.host + " got " +
-                                              std::to_string(r.value));
+          who += (who.empty() ? "" : ", ") +
+                 ("rank " + std::to_string(r.rank) + " on " + r.host + " got " + std::to_string(r.value));
         }
       }
-      return Status::error(ErrorCode::kWrongData,
-                           "preflight: " + who + " instead of " + std::to_string(rep.expected));
+      return Status::error(ErrorCode::kWrongData, "preflight: " + who + " instead of " + std::to_string(rep.expected));
     }
     case report::PreflightVerdict::kLaunchProblem:
       return Status::error(ErrorCode::kLaunch, "preflight: " + rep.problems.front().message);
@@ -45,7 +44,8 @@ void add_preflight_flags(CLI::App& app, RawPreflightFlags& raw) {
   app.add_option("--backend", raw.backend, backend_flag_help())->capture_default_str();
   app.add_option("-T,--timeout", raw.timeout, "Seconds any step may take before every rank reports and exits")
       ->capture_default_str();
-  app.add_option("-J,--output_file", raw.output_file, "Write the report as JSON here (never overwritten without --force)");
+  app.add_option("-J,--output_file", raw.output_file,
+                 "Write the report as JSON here (never overwritten without --force)");
   app.add_flag("--force", raw.force, "Overwrite an existing -J file");
   app.add_option("--fault", raw.fault, "TEST ONLY: corrupt-rank=R makes rank R receive a wrong value");
   app.add_option("--stagger-ms", raw.stagger_ms,

@@ -32,22 +32,25 @@ struct RenderInput {
 struct ReportFormat {
   std::string_view name;
   std::string_view help;
-  bool one_run;           // the format holds one run only
+  bool one_run;             // the format holds one run only
   bool to_standard_output;  // without -o the document goes to stdout (else the summary is printed)
   std::string (*render)(const RenderInput&);
 };
 
+std::string html_page(const RenderInput& in) {
+  return report::render_html_report(in.runs, {in.raw.title, in.ranking, in.generator});
+}
+std::string gbench_json(const RenderInput& in) { return report::gbench_json_text(in.runs.front().document); }
+std::string openmetrics(const RenderInput& in) { return report::prometheus_text(in.runs.front().document); }
+
 constexpr std::array kFormats = {
     ReportFormat{"html", "one self-contained HTML page (with -o; without, a summary on stdout)", false, false,
-                 [](const RenderInput& in) {
-                   return report::render_html_report(in.runs, {in.raw.title, in.ranking, in.generator});
-                 }},
-    ReportFormat{"gbench", "Google Benchmark's JSON (one run)", true, true,
-                 [](const RenderInput& in) { return report::gbench_json_text(in.runs.front().document); }},
+                 &html_page},
+    ReportFormat{"gbench", "Google Benchmark's JSON (one run)", true, true, &gbench_json},
     ReportFormat{"openmetrics",
                  "Prometheus text format 0.0.4 for node_exporter's textfile collector (one run; -o FILE.prom is "
                  "replaced atomically; see docs/health.md)",
-                 true, true, [](const RenderInput& in) { return report::prometheus_text(in.runs.front().document); }},
+                 true, true, &openmetrics},
 };
 
 std::string format_help() {
@@ -81,8 +84,8 @@ Result<Outputs> resolve(const RawReportFlags& raw) {
   }
   o.time_chart = raw.chart == "time";
   COLLBENCH_ASSIGN_OR_RETURN(o.ranking.flag_below, parse_fraction("--flag-below", raw.flag_below));
-  for (const auto& [flag, path] : {std::pair{"-o/--output", &raw.output}, std::pair{"--svg", &raw.svg},
-                                   std::pair{"--csv", &raw.csv}}) {
+  for (const auto& [flag, path] :
+       {std::pair{"-o/--output", &raw.output}, std::pair{"--svg", &raw.svg}, std::pair{"--csv", &raw.csv}}) {
     if (!path->empty()) COLLBENCH_RETURN_IF_ERROR(check_not_an_input(flag, *path, raw.files));
   }
   return o;
@@ -118,7 +121,8 @@ std::string figures_text(const std::vector<report::ReportRun>& runs) {
 Status print_summary(const std::vector<report::ReportRun>& runs, const Outputs& o, std::ostream& out) {
   out << "Summary figures (busbw in GB/s; ~ interpolated; see docs/reports.md)\n" << figures_text(runs);
   const report::Ranking ranking = report::rank_runs(runs, o.ranking);
-  if (runs.size() > 1 || !ranking.stragglers.empty()) out << "\n" << report::format_ranking(ranking, report::TextFormat::kText);
+  if (runs.size() > 1 || !ranking.stragglers.empty())
+    out << "\n" << report::format_ranking(ranking, report::TextFormat::kText);
   out.flush();
   if (!out) return Status::error(ErrorCode::kIo, "could not write to standard output");
   return ok_status();
@@ -135,9 +139,10 @@ Status write_svg(const RawReportFlags& raw, const Outputs& o, const std::vector<
 
 void add_report_flags(CLI::App& app, RawReportFlags& raw) {
   app.add_option("file", raw.files, "Run files written by collbench run -J (one per run or node)")->required();
-  app.add_option("-o,--output", raw.output, "Write the report here: HTML, Google Benchmark JSON with --format gbench, or "
-                                            "Prometheus text with --format openmetrics (an existing file is replaced, "
-                                            "atomically)");
+  app.add_option("-o,--output", raw.output,
+                 "Write the report here: HTML, Google Benchmark JSON with --format gbench, or "
+                 "Prometheus text with --format openmetrics (an existing file is replaced, "
+                 "atomically)");
   app.add_option("--format", raw.format, format_help())->capture_default_str();
   app.add_option("--svg", raw.svg, "Also write one chart as a standalone SVG file (see --chart)");
   app.add_option("--chart", raw.chart, "The chart --svg writes: busbw or time, of the first collective")

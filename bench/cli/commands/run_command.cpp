@@ -91,8 +91,7 @@ Status check_outcome(const engine::RunOutcome& outcome, double min_busbw_gbps,
       }
     }
   }
-  return Status::error(ErrorCode::kWrongData,
-                       std::to_string(outcome.summary.total_wrong) + " wrong elements" + first);
+  return Status::error(ErrorCode::kWrongData, std::to_string(outcome.summary.total_wrong) + " wrong elements" + first);
 }
 
 // Saves the rows finished so far the moment a signal arrives, and forgets that duty when
@@ -158,7 +157,9 @@ CommandResult run_rank(const RunCommand& cmd, const std::vector<std::string>& ar
   if (device.device == "cpu") device.name = "CPUs " + topo::allowed_cpus();
   auto ranks = engine::gather_rank_table(b, device, result.host);
   if (!ranks.ok()) return result.with(ranks.status(), true);
-  report::RunContext ctx = make_run_context(cmd, argv, b, s.backend(), std::move(*ranks));
+  auto made = make_run_context(cmd, argv, b, s.backend(), std::move(*ranks), *plan);
+  if (!made.ok()) return result.with(made.status(), true);
+  report::RunContext ctx = std::move(made).value();
   std::vector<HostTopology> hosts;
   if (cmd.topology) {
     auto recorded = record_topologies(b, result.host, ctx, notes);

@@ -163,7 +163,8 @@ Status check_topo_flags(const TopoCommand& cmd) {
   for (const auto& f : kFormats) {
     if (cmd.format == f.name) return ok_status();
   }
-  return Status::error(ErrorCode::kUsage, "--format: unknown value '" + cmd.format + "' (expected " + format_names() + ")");
+  return Status::error(ErrorCode::kUsage,
+                       "--format: unknown value '" + cmd.format + "' (expected " + format_names() + ")");
 }
 
 CommandResult topo_command(const TopoCommand& cmd) {
@@ -185,7 +186,8 @@ CommandResult topo_command(const TopoCommand& cmd) {
   if ((*boot)->rank() != 0) return result;
   for (const auto& f : failures) std::cerr << "collbench: topology discovery failed on " << f << "\n";
   if (hosts->empty()) {
-    result.status = Status::error(ErrorCode::kUnsupported, failures.empty() ? "no topology discovered" : failures.front());
+    result.status = Status::error(ErrorCode::kUnsupported,
+                                  failures.empty() ? "no topology discovered" : failures.front());
     return result;
   }
   std::vector<topo::Topology> all;

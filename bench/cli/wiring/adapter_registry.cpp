@@ -32,7 +32,9 @@ struct Absent {
 std::vector<const backend::BackendEntry*> backend_table() { return {COLLBENCH_BUILT_BACKENDS(COLLBENCH_ENTRY)}; }
 #undef COLLBENCH_ENTRY
 #define COLLBENCH_ENTRY(name) &bootstrap::name##_bootstrap_entry(),
-std::vector<const bootstrap::BootstrapEntry*> bootstrap_table() { return {COLLBENCH_BUILT_BOOTSTRAPS(COLLBENCH_ENTRY)}; }
+std::vector<const bootstrap::BootstrapEntry*> bootstrap_table() {
+  return {COLLBENCH_BUILT_BOOTSTRAPS(COLLBENCH_ENTRY)};
+}
 #undef COLLBENCH_ENTRY
 #define COLLBENCH_ABSENT(name, hint) Absent{#name, hint},
 std::vector<Absent> absent_backends() { return {COLLBENCH_ABSENT_BACKENDS(COLLBENCH_ABSENT)}; }
@@ -46,8 +48,9 @@ Result<const Entry*> find_in(std::string_view flag, std::string_view name, const
     if (e->name == name) return e;
   }
   for (const Absent& a : absent) {
-    if (a.name == name) return Status::error(ErrorCode::kUnsupported, std::string(flag) + " " + std::string(name) + ": " +
-                                                                          std::string(a.hint));
+    if (a.name == name)
+      return Status::error(ErrorCode::kUnsupported,
+                           std::string(flag) + " " + std::string(name) + ": " + std::string(a.hint));
   }
   return Status::error(ErrorCode::kUsage, std::string(flag) + ": unknown value '" + std::string(name) +
                                               "' (expected auto, " + join(known, ", ") + ")");
@@ -66,7 +69,8 @@ std::vector<std::string> names_of(const std::vector<const Entry*>& built, const 
 
 std::vector<const backend::BackendEntry*> built_backends() {
   auto entries = backend_table();
-  std::stable_sort(entries.begin(), entries.end(), [](const auto* a, const auto* b) { return a->auto_order < b->auto_order; });
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const auto* a, const auto* b) { return a->auto_order < b->auto_order; });
   return entries;
 }
 
@@ -100,7 +104,8 @@ std::string compiled_features() {
   for (const auto* e : bootstrap_table()) boots.emplace_back(e->name);
   boots.emplace_back("threads (-g)");
   std::vector<std::string> backs;
-  for (const auto* e : built_backends()) backs.push_back(std::string(e->name) + " (" + std::string(e->features.memory) + ")");
+  for (const auto* e : built_backends())
+    backs.push_back(std::string(e->name) + " (" + std::string(e->features.memory) + ")");
   return "bootstraps: " + join(boots, ", ") + "; backends: " + join(backs, ", ") +
          "; topology: " + (COLLBENCH_HAVE_HWLOC ? "hwloc" : "none");
 }

@@ -12,11 +12,11 @@ namespace collbench::cli {
 
 struct CommandResult {
   Status status;
-  int rank = 0;          // this process's rank, once known
+  int rank = 0;  // this process's rank, once known
   std::string host;
-  bool printable = true; // false on ranks that should stay quiet about a job-wide error
-  int nranks = 1;        // errors of multi-rank jobs name the rank and host
-  bool printed = false;  // already printed (speak_then_leave): the top level stays quiet
+  bool printable = true;  // false on ranks that should stay quiet about a job-wide error
+  int nranks = 1;         // errors of multi-rank jobs name the rank and host
+  bool printed = false;   // already printed (speak_then_leave): the top level stays quiet
 
   // Before the job is formed: what the launcher's variables say.
   static CommandResult from_launcher(const std::string& host);

@@ -33,16 +33,19 @@ Result<std::vector<report::Expectation>> from_reference(bootstrap::Bootstrap& bo
   if (choice.name == "auto") {
     reference = report::match_reference(devices, static_cast<int>(distinct.size()));
     if (reference == nullptr) {
-      return Status::error(ErrorCode::kUsage,
-                           "--expect auto: no published reference matches this job (" + std::to_string(devices.size()) +
-                               " ranks on " + std::to_string(distinct.size()) + " host(s), rank 0 on " + devices.front() +
-                               "); references: auto, " + report::reference_names() + " (docs/health.md); or give a file");
+      return Status::error(ErrorCode::kUsage, "--expect auto: no published reference matches this job (" +
+                                                  std::to_string(devices.size()) + " ranks on " +
+                                                  std::to_string(distinct.size()) + " host(s), rank 0 on " +
+                                                  devices.front() + "); references: auto, " +
+                                                  report::reference_names() + " (docs/health.md); or give a file");
     }
   } else {
     reference = report::find_reference(choice.name);
     if (reference == nullptr) {
-      return Status::error(ErrorCode::kUsage, "--expect " + spec + ": no such file, and no published reference of that "
-                                                  "name (references: auto, " + report::reference_names() + ")");
+      return Status::error(ErrorCode::kUsage, "--expect " + spec +
+                                                  ": no such file, and no published reference of that "
+                                                  "name (references: auto, " +
+                                                  report::reference_names() + ")");
     }
   }
   return report::expectations_from(*reference, choice.percent);

@@ -16,7 +16,8 @@ constexpr int kProbeRepeats = 3;
 // "host=GB/s" from local rank 0 of each host on host memory; "" from the others.
 std::string probe_this_host(const bootstrap::Bootstrap& boot, const report::RunContext& context) {
   if (context.memory != "host" || boot.local_rank() != 0) return {};
-  const double gbps = engine::measure_copy_gbps(engine::copy_probe_bytes(topo::last_level_cache_bytes()), kProbeRepeats);
+  const double gbps = engine::measure_copy_gbps(engine::copy_probe_bytes(topo::last_level_cache_bytes()),
+                                                kProbeRepeats);
   const auto& me = context.ranks.at(static_cast<std::size_t>(boot.rank()));
   return me.host + "=" + std::to_string(gbps);
 }

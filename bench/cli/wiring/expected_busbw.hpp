@@ -13,8 +13,7 @@ namespace collbench::cli {
 // Every rank calls it, and every rank gets the bound that rank 0 computed. On host memory, local
 // rank 0 of each host measures the host's copy bandwidth while the host's other ranks wait in
 // the exchange. `hosts` is rank 0's gather_host_topologies() (empty without topology).
-Result<report::ExpectedBusbw> agree_expected_busbw(bootstrap::Bootstrap& boot,
-                                                                  const report::RunContext& context,
-                                                                  const std::vector<HostTopology>& hosts);
+Result<report::ExpectedBusbw> agree_expected_busbw(bootstrap::Bootstrap& boot, const report::RunContext& context,
+                                                   const std::vector<HostTopology>& hosts);
 
 }  // namespace collbench::cli

@@ -13,7 +13,7 @@ namespace collbench::cli {
 
 struct HostTopology {
   std::string host;
-  std::string json;        // collbench.topology document (with analysis)
+  std::string json;  // collbench.topology document (with analysis)
   topo::Topology model;
 };
 

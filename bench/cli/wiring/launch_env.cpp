@@ -27,9 +27,15 @@ std::optional<int> first_of(std::initializer_list<const char*> names) {
   return std::nullopt;
 }
 
-constexpr std::array kPrefixes = {"NCCL_", "OMPI_", "UCX_", "CUDA_", "SLURM_", "PMIX_RANK", "PMI_", "HWLOC_",
-                                  "COLLBENCH_", "FI_", "MASTER_ADDR", "MASTER_PORT", "WORLD_SIZE", "RANK",
-                                  "LOCAL_RANK", "LOCAL_WORLD_SIZE", "TORCHELASTIC_", "OMP_NUM_THREADS"};
+constexpr std::array kPrefixes = {"NCCL_",         "OMPI_",
+                                  "UCX_",          "CUDA_",
+                                  "SLURM_",        "PMIX_RANK",
+                                  "PMI_",          "HWLOC_",
+                                  "COLLBENCH_",    "FI_",
+                                  "MASTER_ADDR",   "MASTER_PORT",
+                                  "WORLD_SIZE",    "RANK",
+                                  "LOCAL_RANK",    "LOCAL_WORLD_SIZE",
+                                  "TORCHELASTIC_", "OMP_NUM_THREADS"};
 constexpr std::array kSecrets = {"TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "_KEY"};
 
 bool allowed(std::string_view name) {

@@ -10,13 +10,13 @@
 namespace collbench::cli {
 
 struct LaunchEnv {
-  std::optional<int> mpi_rank;       // OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK
-  std::optional<int> mpi_size;       // OMPI_COMM_WORLD_SIZE, PMI_SIZE (srun --mpi=pmix sets none)
-  std::optional<int> slurm_rank;     // SLURM_PROCID
-  std::optional<int> slurm_size;     // SLURM_NTASKS
-  std::optional<int> torch_rank;     // RANK
-  std::optional<int> torch_size;     // WORLD_SIZE
-  bool has_master_addr = false;      // MASTER_ADDR
+  std::optional<int> mpi_rank;    // OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK
+  std::optional<int> mpi_size;    // OMPI_COMM_WORLD_SIZE, PMI_SIZE (srun --mpi=pmix sets none)
+  std::optional<int> slurm_rank;  // SLURM_PROCID
+  std::optional<int> slurm_size;  // SLURM_NTASKS
+  std::optional<int> torch_rank;  // RANK
+  std::optional<int> torch_size;  // WORLD_SIZE
+  bool has_master_addr = false;   // MASTER_ADDR
 
   // The rank this process will most likely have, for deciding who prints early errors.
   int likely_rank() const;

@@ -1,8 +1,10 @@
 #include "bench/cli/wiring/run_context.hpp"
 
+#include "bench/cli/wiring/adapter_registry.hpp"
 #include "bench/cli/wiring/launch_env.hpp"
 #include "bench/cli/wiring/version.hpp"
 #include "bench/engine/rank_table.hpp"
+#include "bench/engine/runner.hpp"
 #include "common/file_io.hpp"
 #include "topo/host_info.hpp"
 
@@ -22,12 +24,13 @@ report::RunConfig config_of(const engine::RunOptions& o, double timeout_s, bool 
   c.iterations = o.iterations;
   if (o.iterations == 0) {
     const auto& p = o.precision;
-    c.precision = report::PrecisionConfig{p.min_time_s, p.max_time_s, p.target_spread, p.min_iterations, p.max_iterations};
+    c.precision = report::PrecisionConfig{p.min_time_s, p.max_time_s, p.target_spread, p.min_iterations,
+                                          p.max_iterations};
   }
   c.warmup_iterations = o.warmup_iterations;
   c.check_iterations = o.check_iterations;
   c.average = static_cast<int>(o.average);
-  c.blocking = o.blocking;
+  c.blocking = static_cast<int>(o.blocking);  // the document records -z's number
   c.run_cycles = o.run_cycles;
   c.timeout_s = timeout_s;
   c.seed = o.seed;
@@ -41,9 +44,9 @@ report::RunConfig config_of(const engine::RunOptions& o, double timeout_s, bool 
 
 }  // namespace
 
-report::RunContext make_run_context(const RunCommand& cmd, const std::vector<std::string>& argv,
-                                const bootstrap::Bootstrap& boot, const backend::Backend& backend,
-                                std::vector<report::RankInfo> ranks) {
+Result<report::RunContext> make_run_context(const RunCommand& cmd, const std::vector<std::string>& argv,
+                                            const bootstrap::Bootstrap& boot, const backend::Backend& backend,
+                                            std::vector<report::RankInfo> ranks, const engine::SweepPlan& plan) {
   report::RunContext ctx;
   ctx.tool_version = version();
   ctx.git_commit = git_commit();
@@ -55,12 +58,16 @@ report::RunContext make_run_context(const RunCommand& cmd, const std::vector<std
   ctx.backend = info.name;
   ctx.backend_library = info.library;
   ctx.memory = info.memory;
+  // What the entry the backend was made from declares (the registry names it as the backend does).
+  COLLBENCH_ASSIGN_OR_RETURN(const backend::BackendEntry* entry, find_backend(info.name));
+  ctx.allocates_per_call = entry->features.allocates_per_call;
   ctx.nranks = boot.size();
   ctx.hosts = engine::distinct_hosts(ranks);
   ctx.ranks = std::move(ranks);
   ctx.config = config_of(cmd.run, cmd.timeout_s, cmd.malloc_keep);
   ctx.config.gpus_per_process = cmd.gpus_per_process;
   ctx.config.buffer_registration = cmd.device.register_buffers;
+  ctx.config.buffers = engine::buffer_config(plan, cmd.run);
   ctx.llc_bytes = topo::last_level_cache_bytes();
   return ctx;
 }

@@ -26,15 +26,16 @@ Result<T> flag(std::string_view name, Result<T> parsed) {
 Result<std::uint64_t> ranged(std::string_view name, const std::string& text, std::uint64_t lo, std::uint64_t hi) {
   COLLBENCH_ASSIGN_OR_RETURN(std::uint64_t v, flag(name, parse_uint(text)));
   if (v < lo || v > hi) {
-    return Status::error(ErrorCode::kUsage, std::string(name) + ": " + text + " is out of range (" + std::to_string(lo) +
-                                                "-" + std::to_string(hi) + ")");
+    return Status::error(ErrorCode::kUsage, std::string(name) + ": " + text + " is out of range (" +
+                                                std::to_string(lo) + "-" + std::to_string(hi) + ")");
   }
   return v;
 }
 
 Status only_value(std::string_view name, const std::string& text, std::string_view supported, std::string_view why) {
   if (text == supported) return ok_status();
-  return Status::error(ErrorCode::kUnsupported, std::string(name) + " " + text + " is not supported yet: " + std::string(why));
+  return Status::error(ErrorCode::kUnsupported,
+                       std::string(name) + " " + text + " is not supported yet: " + std::string(why));
 }
 
 Result<std::vector<coll::Collective>> parse_collectives(const std::vector<std::string>& names) {
@@ -88,7 +89,8 @@ Status resolve_sizes(const RawRunFlags& raw, engine::RunOptions& o) {
   COLLBENCH_ASSIGN_OR_RETURN(o.max_bytes, flag("-e/--maxbytes", parse_size(raw.max_bytes)));
   COLLBENCH_RETURN_IF_ERROR(raw.nccl_tests_stepping ? resolve_nccl_tests_steps(raw, o) : resolve_steps(raw, o));
   if (o.min_bytes > o.max_bytes) {
-    return Status::error(ErrorCode::kUsage, "-b/--minbytes " + raw.min_bytes + " is larger than -e/--maxbytes " + raw.max_bytes);
+    return Status::error(ErrorCode::kUsage,
+                         "-b/--minbytes " + raw.min_bytes + " is larger than -e/--maxbytes " + raw.max_bytes);
   }
   return ok_status();
 }
@@ -127,7 +129,7 @@ Status resolve_loops(const RawRunFlags& raw, engine::RunOptions& o) {
   COLLBENCH_ASSIGN_OR_RETURN(auto avg, ranged("-a/--average", raw.average, 0, 3));
   o.average = static_cast<engine::Average>(avg);
   COLLBENCH_ASSIGN_OR_RETURN(auto blocking, ranged("-z/--blocking", raw.blocking, 0, 3));
-  o.blocking = static_cast<int>(blocking);
+  o.blocking = static_cast<engine::Blocking>(blocking);  // 0..3 are its values, by number
   COLLBENCH_ASSIGN_OR_RETURN(o.run_cycles, ranged("-N/--run_cycles", raw.run_cycles, 0, 1u << 30));
   o.all_roots = raw.root == "all";
   if (!o.all_roots) {
@@ -163,7 +165,8 @@ Status resolve_reporting(const RawRunFlags& raw, engine::RunOptions& o, std::vec
     o.per_iter_skip = 0;
   }
   if (o.iterations > 0 && o.per_iter_skip >= o.iterations) {
-    warnings.emplace_back("per-iteration skip (-K) must be below -n " + std::to_string(o.iterations) + ": disabling -K");
+    warnings.emplace_back("per-iteration skip (-K) must be below -n " + std::to_string(o.iterations) +
+                          ": disabling -K");
     o.per_iter_skip = 0;
   }
   return ok_status();
@@ -172,7 +175,8 @@ Status resolve_reporting(const RawRunFlags& raw, engine::RunOptions& o, std::vec
 // nccl-tests' launch modes. Whether the backend can group (-m) or capture (-G) is checked
 // once it exists (engine::check_launch_modes).
 Status resolve_launch_modes(const RawRunFlags& raw, RunCommand& cmd) {
-  COLLBENCH_RETURN_IF_ERROR(only_value("-t/--nthreads", raw.threads, "1", "use -g N for N ranks (threads) per process"));
+  COLLBENCH_RETURN_IF_ERROR(
+      only_value("-t/--nthreads", raw.threads, "1", "use -g N for N ranks (threads) per process"));
   COLLBENCH_ASSIGN_OR_RETURN(auto gpus, ranged("-g/--ngpus", raw.gpus, 1, 1024));
   cmd.gpus_per_process = static_cast<int>(gpus);
   COLLBENCH_ASSIGN_OR_RETURN(cmd.run.aggregation, ranged("-m/--agg_iters", raw.agg_iters, 1, 1u << 20));
@@ -186,9 +190,9 @@ Status resolve_launch_modes(const RawRunFlags& raw, RunCommand& cmd) {
     cmd.device.cta_policy = static_cast<int>(policy);
   }
   // As nccl-tests: a capture cannot wait, so -z 3 is dropped rather than the graph.
-  if (cmd.run.graph_launches > 0 && cmd.run.blocking == 3) {
+  if (cmd.run.graph_launches > 0 && cmd.run.blocking == engine::Blocking::kSyncUntimedBarrier) {
     cmd.warnings.emplace_back("blocking mode (-z 3) is incompatible with CUDA graph mode (-G): using -z 0");
-    cmd.run.blocking = 0;
+    cmd.run.blocking = engine::Blocking::kAsync;
   }
   return ok_status();
 }
@@ -206,8 +210,8 @@ Status check_session_choices(const std::string& bootstrap, const std::string& ba
                                                 join(known_bootstraps(), ", ") + ")");
   }
   if (!known(known_backends(), backend)) {
-    return Status::error(ErrorCode::kUsage,
-                         "--backend: unknown value '" + backend + "' (expected auto, " + join(known_backends(), ", ") + ")");
+    return Status::error(ErrorCode::kUsage, "--backend: unknown value '" + backend + "' (expected auto, " +
+                                                join(known_backends(), ", ") + ")");
   }
   return ok_status();
 }
@@ -300,8 +304,10 @@ void add_run_flags(CLI::App& app, RawRunFlags& raw, bool with_positional) {
       ->capture_default_str()
       ->type_name("SIZE");
   app.add_option("-e,--maxbytes", raw.max_bytes, "Largest message size")->capture_default_str()->type_name("SIZE");
-  app.add_option("-f,--stepfactor", raw.step_factor, "Multiply the size by this factor (>= 2) between rows [2]")->type_name("N");
-  app.add_option("-i,--stepbytes", raw.step_bytes, "Add this many bytes between rows (instead of -f)")->type_name("SIZE");
+  app.add_option("-f,--stepfactor", raw.step_factor, "Multiply the size by this factor (>= 2) between rows [2]")
+      ->type_name("N");
+  app.add_option("-i,--stepbytes", raw.step_bytes, "Add this many bytes between rows (instead of -f)")
+      ->type_name("SIZE");
   app.add_option("-n,--iters", raw.iterations,
                  "Timed iterations per size and placement (nccl-tests' fixed count); without -n, iterations run "
                  "until the median is known to --target-spread")
@@ -309,7 +315,9 @@ void add_run_flags(CLI::App& app, RawRunFlags& raw, bool with_positional) {
   app.add_option("--min-time", raw.min_time, "Without -n: measure each size and placement at least this long")
       ->capture_default_str()
       ->type_name("SECONDS");
-  app.add_option("--max-time", raw.max_time, "Without -n: and at most this long")->capture_default_str()->type_name("SECONDS");
+  app.add_option("--max-time", raw.max_time, "Without -n: and at most this long")
+      ->capture_default_str()
+      ->type_name("SECONDS");
   app.add_option("--target-spread", raw.target_spread,
                  "Without -n: stop once the 95% confidence interval of the median is within +-this")
       ->capture_default_str()
@@ -317,19 +325,39 @@ void add_run_flags(CLI::App& app, RawRunFlags& raw, bool with_positional) {
   app.add_option("--max-iters", raw.max_iterations, "Without -n: at most this many iterations")
       ->capture_default_str()
       ->type_name("N");
-  app.add_option("-w,--warmup_iters", raw.warmup, "Untimed warm-up iterations per size")->capture_default_str()->type_name("N");
-  app.add_option("-c,--check", raw.check, "Checked runs per size after timing (0 disables checking)")->capture_default_str()->type_name("N");
-  app.add_option("-d,--datatype", raw.datatype, "Element type(s): int8 uint8 int32 uint32 int64 uint64 half float "
-                                                "double bfloat16 f8e4m3 f8e5m2, a comma list, or all")->capture_default_str()->type_name("TYPES");
-  app.add_option("-o,--op", raw.op, "Reduction(s): sum prod min max avg mulsum, a comma list, or all")->capture_default_str()->type_name("OPS");
+  app.add_option("-w,--warmup_iters", raw.warmup, "Untimed warm-up iterations per size")
+      ->capture_default_str()
+      ->type_name("N");
+  app.add_option("-c,--check", raw.check, "Checked runs per size after timing (0 disables checking)")
+      ->capture_default_str()
+      ->type_name("N");
+  app.add_option("-d,--datatype", raw.datatype,
+                 "Element type(s): int8 uint8 int32 uint32 int64 uint64 half float "
+                 "double bfloat16 f8e4m3 f8e5m2, a comma list, or all")
+      ->capture_default_str()
+      ->type_name("TYPES");
+  app.add_option("-o,--op", raw.op, "Reduction(s): sum prod min max avg mulsum, a comma list, or all")
+      ->capture_default_str()
+      ->type_name("OPS");
   app.add_option("-r,--root", raw.root, "Root rank of rooted collectives, or all (cycle through every rank)")
-      ->capture_default_str()->type_name("RANK|all");
-  app.add_option("-a,--average", raw.average, "Headline time across ranks: 0 rank 0, 1 mean, 2 min, 3 max")->capture_default_str()->type_name("0-3");
-  app.add_option("-z,--blocking", raw.blocking, "0 async launches; 1 sync+barrier per op; 2 sync per op; "
-                                                "3 barrier per op, excluded from the time")->capture_default_str()->type_name("0-3");
-  app.add_option("-N,--run_cycles", raw.run_cycles, "Repeat the sweep this many times (0: until interrupted)")->capture_default_str()->type_name("N");
-  app.add_option("-T,--timeout", raw.timeout, "Seconds any collective or barrier may take (0: no limit)")->capture_default_str()->type_name("SECONDS");
-  app.add_option("-J,--output_file", raw.output_file, "Write the JSON result here (never overwritten without --force)")->type_name("FILE");
+      ->capture_default_str()
+      ->type_name("RANK|all");
+  app.add_option("-a,--average", raw.average, "Headline time across ranks: 0 rank 0, 1 mean, 2 min, 3 max")
+      ->capture_default_str()
+      ->type_name("0-3");
+  app.add_option("-z,--blocking", raw.blocking,
+                 "0 async launches; 1 sync+barrier per op; 2 sync per op; "
+                 "3 barrier per op, excluded from the time")
+      ->capture_default_str()
+      ->type_name("0-3");
+  app.add_option("-N,--run_cycles", raw.run_cycles, "Repeat the sweep this many times (0: until interrupted)")
+      ->capture_default_str()
+      ->type_name("N");
+  app.add_option("-T,--timeout", raw.timeout, "Seconds any collective or barrier may take (0: no limit)")
+      ->capture_default_str()
+      ->type_name("SECONDS");
+  app.add_option("-J,--output_file", raw.output_file, "Write the JSON result here (never overwritten without --force)")
+      ->type_name("FILE");
   app.add_flag("--force", raw.force, "Overwrite an existing -J file");
   app.add_option("--metrics", raw.metrics_file,
                  "Write the finished run's metrics here in Prometheus text format, for node_exporter's textfile "
@@ -337,7 +365,8 @@ void add_run_flags(CLI::App& app, RawRunFlags& raw, bool with_positional) {
       ->type_name("FILE");
   app.add_option("--expect", raw.expect_file,
                  "Check the run against a JSON file of expected figures (schema collbench.expect, docs/health.md), "
-                 "or a published figure of this system: auto, or a reference's name (" + report::reference_names() +
+                 "or a published figure of this system: auto, or a reference's name (" +
+                     report::reference_names() +
                      "), with :PCT the share to reach (90); a miss, or an expected row not measured, ends with exit 13")
       ->type_name("FILE|auto|NAME[:PCT]");
   app.add_option("--seed", raw.seed, "Seed of the checked data")->capture_default_str()->type_name("N");
@@ -387,7 +416,8 @@ void add_run_flags(CLI::App& app, RawRunFlags& raw, bool with_positional) {
       ->capture_default_str();
   app.add_option("-S,--report_timestamps", raw.report_timestamps, "1: a timestamp column at the end of each table row")
       ->capture_default_str();
-  app.add_option("-p,--parallel_init", raw.parallel_init, "nccl-tests compatibility: accepted, no effect")->type_name("0|1");
+  app.add_option("-p,--parallel_init", raw.parallel_init, "nccl-tests compatibility: accepted, no effect")
+      ->type_name("0|1");
   app.add_option("-C,--report_cputime", raw.report_cputime, "nccl-tests compatibility (0)")->type_name("0|1");
   app.add_option("-M,--memory_report", raw.memory_report, "nccl-tests compatibility (0)")->type_name("0|1");
   app.add_option("-u,--unalign", raw.unalign, "nccl-tests compatibility (0)")->type_name("0|1");
@@ -396,7 +426,8 @@ void add_run_flags(CLI::App& app, RawRunFlags& raw, bool with_positional) {
                  "after each checked collective; slow-rank=R,delay-us=U delays every timed collective of rank R; "
                  "min-size=S limits both to sizes >= S; kill-rank=R,after-size=S kills rank R (SIGKILL) once it "
                  "has finished size S; at-size=S,stall-every=N,stall-us=U stalls every N-th timed iteration of "
-                 "size S; at-size=S,factor=F makes size S F times slower")->type_name("SPEC");
+                 "size S; at-size=S,factor=F makes size S F times slower")
+      ->type_name("SPEC");
 }
 
 Result<RunCommand> resolve_run_flags(const RawRunFlags& raw) {

@@ -77,20 +77,20 @@ RawRunFlags nccl_tests_defaults();
 
 struct RunCommand {
   engine::RunOptions run;
-  double timeout_s = 0;          // 0: no watchdog
-  std::string output_file;       // empty: no JSON
-  std::string metrics_file;      // --metrics: Prometheus text, replaced atomically; empty: none
-  std::string expect_file;       // --expect: expectations to check (docs/health.md); empty: none
-  bool force = false;            // overwrite an existing output file
+  double timeout_s = 0;      // 0: no watchdog
+  std::string output_file;   // empty: no JSON
+  std::string metrics_file;  // --metrics: Prometheus text, replaced atomically; empty: none
+  std::string expect_file;   // --expect: expectations to check (docs/health.md); empty: none
+  bool force = false;        // overwrite an existing output file
   std::string bootstrap = "auto";
   std::string backend = "auto";
   bool progress = true;
-  bool bind = false;      // pin each rank to the CPUs next to its device
-  bool topology = true;   // discover each host's topology and record it
+  bool bind = false;         // pin each rank to the CPUs next to its device
+  bool topology = true;      // discover each host's topology and record it
   bool malloc_keep = false;  // keep large allocations in the heap instead of mapping them afresh
   std::uint32_t stagger_ms = 0;
-  int gpus_per_process = 1;      // -g: ranks per process, one thread (and GPU) each
-  backend::DeviceOptions device; // -R, -x, -y, NCCL_TESTS_DEVICE
+  int gpus_per_process = 1;       // -g: ranks per process, one thread (and GPU) each
+  backend::DeviceOptions device;  // -R, -x, -y, NCCL_TESTS_DEVICE
   // One line each, printed by rank 0 before the run: flags that were adjusted, as nccl-tests
   // does ("-G with -z 3: using -z 0").
   std::vector<std::string> warnings;

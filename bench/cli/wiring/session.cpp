@@ -31,7 +31,8 @@ Result<std::unique_ptr<Session>> Session::open(const SessionChoices& choices) {
   std::unique_ptr<Session> s(new Session());
   s->env_ = read_launch_env();
   s->host_ = topo::host_name();
-  s->wiring_->set_rendezvous(choices.timeout_s > 0 ? choices.timeout_s : kDefaultRendezvousTimeoutS, choices.stagger_ms);
+  s->wiring_->set_rendezvous(choices.timeout_s > 0 ? choices.timeout_s : kDefaultRendezvousTimeoutS,
+                             choices.stagger_ms);
   auto start = std::chrono::steady_clock::now();
   COLLBENCH_ASSIGN_OR_RETURN(s->boot_, s->wiring_->make_bootstrap(choices.bootstrap, s->env_));
   s->bootstrap_ms_ = ms_since(start);
@@ -40,13 +41,13 @@ Result<std::unique_ptr<Session>> Session::open(const SessionChoices& choices) {
 }
 
 Status Session::start_backend(const SessionChoices& choices) {
-  watchdog_ = std::make_unique<engine::Watchdog>(
-      choices.timeout_s, [this](const std::string& step, double limit) { on_timeout(step, limit); });
+  watchdog_ = std::make_unique<engine::Watchdog>(choices.timeout_s, [this](const std::string& step, double limit) {
+    on_timeout(step, limit);
+  });
   const auto start = std::chrono::steady_clock::now();
   {
     engine::WatchedStep step(watchdog_.get(), "creating the communicator of the collective backend");
-    COLLBENCH_ASSIGN_OR_RETURN(backend_,
-                               wiring_->make_backend(choices.backend, *boot_, choices.device, note_));
+    COLLBENCH_ASSIGN_OR_RETURN(backend_, wiring_->make_backend(choices.backend, *boot_, choices.device, note_));
   }
   communicator_ms_ = ms_since(start);
   return ok_status();

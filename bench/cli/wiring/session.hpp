@@ -23,9 +23,9 @@ namespace collbench::cli {
 struct SessionChoices {
   std::string bootstrap = "auto";
   std::string backend = "auto";
-  double timeout_s = 0;          // -T: any collective or barrier; also bounds the rendezvous
-  std::uint32_t stagger_ms = 0;  // spread rendezvous connects over this many ms (huge jobs)
-  backend::DeviceOptions device; // -R, -x, -y, NCCL_TESTS_DEVICE
+  double timeout_s = 0;           // -T: any collective or barrier; also bounds the rendezvous
+  std::uint32_t stagger_ms = 0;   // spread rendezvous connects over this many ms (huge jobs)
+  backend::DeviceOptions device;  // -R, -x, -y, NCCL_TESTS_DEVICE
 };
 
 // The environment rendezvous waits -T seconds, or this long without -T.

@@ -11,10 +11,13 @@ namespace collbench::cli {
 namespace {
 
 const std::vector<std::string>& legend() {
-  static const std::vector<std::string> kLegend = {
-      "X = self", "NV# = a bonded set of # NVLinks", "PIX = at most one PCIe bridge",
-      "PXB = several PCIe bridges", "PHB = through a PCIe host bridge (the CPU)",
-      "NODE = between PCIe host bridges of one NUMA node", "SYS = across NUMA nodes (QPI/UPI, Infinity Fabric)"};
+  static const std::vector<std::string> kLegend = {"X = self",
+                                                   "NV# = a bonded set of # NVLinks",
+                                                   "PIX = at most one PCIe bridge",
+                                                   "PXB = several PCIe bridges",
+                                                   "PHB = through a PCIe host bridge (the CPU)",
+                                                   "NODE = between PCIe host bridges of one NUMA node",
+                                                   "SYS = across NUMA nodes (QPI/UPI, Infinity Fabric)"};
   return kLegend;
 }
 
@@ -45,7 +48,8 @@ void set_bottleneck(report::TopologyMatrix& m, const topo::PathMatrix& paths, co
       const topo::Path& p = paths.gpu_gpu[static_cast<std::size_t>(gpus[i])][static_cast<std::size_t>(gpus[j])];
       if (p.gbps() <= 0 || (slowest && p.gbps() >= *slowest)) continue;
       slowest = p.gbps();
-      m.bottleneck_link = topo::smi_name(p) + " between " + topo::gpu_label(gpus[i]) + " and " + topo::gpu_label(gpus[j]);
+      m.bottleneck_link = topo::smi_name(p) + " between " + topo::gpu_label(gpus[i]) + " and " +
+                          topo::gpu_label(gpus[j]);
     }
   }
   m.bottleneck_link_gbps = slowest;
@@ -66,7 +70,8 @@ report::TopologyMatrix view_of(const std::string& host, const std::string& json,
   for (std::size_t i = 0; i < t.nics.size(); ++i) m.labels.push_back(topo::nic_label(static_cast<int>(i)));
   for (std::size_t a = 0; a < m.labels.size(); ++a) {
     m.cells.emplace_back();
-    for (std::size_t b = 0; b < m.labels.size(); ++b) m.cells.back().push_back(topo::smi_name(path(analysis.paths, gpus, a, b)));
+    for (std::size_t b = 0; b < m.labels.size(); ++b)
+      m.cells.back().push_back(topo::smi_name(path(analysis.paths, gpus, a, b)));
   }
   if (m.labels.empty()) {
     m.legend = {"no GPU or NIC in this host's topology"};

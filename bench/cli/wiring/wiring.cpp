@@ -15,8 +15,8 @@ Status launch_error(std::string message) { return Status::error(ErrorCode::kLaun
 // otherwise believe it is rank 0 of 1 and benchmark alone.
 Status check_not_alone(const LaunchEnv& env) {
   if (env.launched_by_mpi() && env.launched_size().value_or(2) > 1) {
-    const std::string count =
-        env.launched_size() ? std::to_string(*env.launched_size()) + " processes" : "PMI_RANK or PMIX_RANK set";
+    const std::string count = env.launched_size() ? std::to_string(*env.launched_size()) + " processes"
+                                                  : "PMI_RANK or PMIX_RANK set";
     return launch_error("started by an MPI launcher (" + count +
                         ") but this collbench was built without MPI; rebuild with libopenmpi-dev installed");
   }
@@ -58,7 +58,8 @@ Result<std::unique_ptr<bootstrap::Bootstrap>> Wiring::make_bootstrap(std::string
 }
 
 Result<std::unique_ptr<backend::Backend>> Wiring::make_backend(std::string_view choice, bootstrap::Bootstrap& boot,
-                                                               const backend::DeviceOptions& device, std::string& note) {
+                                                               const backend::DeviceOptions& device,
+                                                               std::string& note) {
   const backend::BackendSetup setup{boot, topo::host_name(), topo::allowed_cpus(), device, *process_};
   const auto registration_check = [&](const backend::BackendEntry& e, const std::string& why_not_others) -> Status {
     if (device.register_buffers == 0 || e.features.registration) return ok_status();

@@ -1,5 +1,5 @@
 // Chooses and creates the bootstrap and the backend for a command from the registry of this
-// build's adapters (registry.hpp) and what the launcher set (launch_env.hpp). The process's
+// build's adapters (adapter_registry.hpp) and what the launcher set (launch_env.hpp). The process's
 // shared state (the MPI runtime, every communicator's emergency stop) lives here and is
 // shared by the sessions of one process (ThreadedSessions).
 #pragma once

@@ -20,7 +20,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr std::uint64_t kProbeIterations = 3;
 constexpr std::uint64_t kProbeLargeBytes = 1u << 20;
-constexpr double kReserveMinS = 0.5;     // verdict exchange and output
+constexpr double kReserveMinS = 0.5;  // verdict exchange and output
 constexpr double kReserveShare = 0.03;
 constexpr std::size_t kMaxRechecks = 16;  // pairs and rings measured alone, at most
 constexpr int kAlternations = 3;          // each suspect and its control, measured alone in turn
@@ -46,11 +46,10 @@ struct RecheckRow {
 
 // One fixed-size record per rank, gathered on every rank.
 template <typename Row>
-  requires std::is_trivially_copyable_v<Row>
-Result<std::vector<Row>> gather_rows(bootstrap::Bootstrap& boot, const Row& mine) {
+requires std::is_trivially_copyable_v<Row> Result<std::vector<Row>> gather_rows(bootstrap::Bootstrap& boot,
+                                                                                const Row& mine) {
   std::vector<Row> all(static_cast<std::size_t>(boot.size()));
-  COLLBENCH_RETURN_IF_ERROR(
-      boot.allgather(std::as_bytes(std::span(&mine, 1)), std::as_writable_bytes(std::span(all))));
+  COLLBENCH_RETURN_IF_ERROR(boot.allgather(std::as_bytes(std::span(&mine, 1)), std::as_writable_bytes(std::span(all))));
   return all;
 }
 
@@ -182,7 +181,8 @@ Result<Locator::Agreed> Locator::agree() {
 
 std::uint64_t Locator::next_iterations(const PhasePlan& plan, const Repetitions& reps, double deadline_s,
                                        double agreed_s, int steps_left, double cost_s) const {
-  const std::uint64_t fit = iterations_that_fit(deadline_s - agreed_s, steps_left, cost_s, inputs_.step_overhead_s, reps);
+  const std::uint64_t fit = iterations_that_fit(deadline_s - agreed_s, steps_left, cost_s, inputs_.step_overhead_s,
+                                                reps);
   return std::min(plan.iterations, fit);
 }
 
@@ -217,7 +217,8 @@ void Locator::step_done(const std::string& what, std::uint64_t bytes) {
   p.rows_total = std::max(steps_total_, steps_done_);
   p.unit = "steps";
   p.elapsed_s = elapsed();
-  p.estimated_total_s = plan_start_s_ + plan_.straggler.predicted_s + plan_.pairs.predicted_s + plan_.groups.predicted_s;
+  p.estimated_total_s = plan_start_s_ + plan_.straggler.predicted_s + plan_.pairs.predicted_s +
+                        plan_.groups.predicted_s;
   progress_(p);
 }
 
@@ -266,8 +267,10 @@ Status Locator::probe() {
   inputs_.all_reduce = CostModel::fit(lo, v[ProbeFigures::kAllReduceLoS], hi, v[ProbeFigures::kAllReduceHiS]);
   inputs_.p2p = CostModel::fit(lo, v[ProbeFigures::kP2pLoS], hi, v[ProbeFigures::kP2pHiS]);
   p2p_ok_ = v[ProbeFigures::kNoPointToPoint] == 0;
-  if (!p2p_ok_) report_.notes.push_back("the " + backend_.info().name + " backend has no point-to-point exchange: "
-                                        "pairs and split groups were not measured");
+  if (!p2p_ok_)
+    report_.notes.push_back("the " + backend_.info().name +
+                            " backend has no point-to-point exchange: "
+                            "pairs and split groups were not measured");
   PhasePlan done;
   done.seconds = elapsed() - began;
   record_phase("probe", done, began, "");
@@ -348,8 +351,8 @@ Status Locator::straggler() {
     step_done("all_reduce", bytes);
   }
   if (!shares.empty()) {
-    COLLBENCH_ASSIGN_OR_RETURN(
-        auto rows, gather_rows(boot_, ArrivalRow{.punctuality = median_of(shares), .late_us = median_of(lateness)}));
+    COLLBENCH_ASSIGN_OR_RETURN(auto rows, gather_rows(boot_, ArrivalRow{.punctuality = median_of(shares),
+                                                                        .late_us = median_of(lateness)}));
     for (const auto& r : rows) measured_.arrivals.push_back({r.punctuality, r.late_us});
   }
   record_phase("straggler", plan, began, cut);
@@ -368,8 +371,8 @@ void Locator::replan_for_slowest_link() {
   if (report_.all_reduce.empty() || plan_.pairs.skipped || boot_.size() < 2) return;
   const report::LocateSize& last = report_.all_reduce.back();
   const double n = boot_.size();
-  const double per_byte =
-      std::max(0.0, last.time_us * 1e-6 - inputs_.all_reduce.fixed_s) / static_cast<double>(last.size_bytes);
+  const double per_byte = std::max(0.0, last.time_us * 1e-6 - inputs_.all_reduce.fixed_s) /
+                          static_cast<double>(last.size_bytes);
   const double slowest_link = per_byte * n / (2 * (n - 1));
   const double ratio = slowest_link / std::max(inputs_.p2p.per_byte_s, 1e-15);
   if (ratio <= kSlowLinkFactor) return;
@@ -388,14 +391,13 @@ Result<std::vector<StepRow>> Locator::pair_round(int partner, std::uint64_t byte
   COLLBENCH_ASSIGN_OR_RETURN(LoopSamples mine,
                              loops_.p2p(bytes, partner, partner, 0, iterations, quiet_for(0, iterations, p2p_cost_s_)));
   return gather_rows(boot_, StepRow{.median_us = median_us(mine.iteration_us),
-                                     .cost_s = mine.elapsed_s / static_cast<double>(iterations),
-                                     .elapsed_s = elapsed(),
-                                     .stop = stop_flag()});
+                                    .cost_s = mine.elapsed_s / static_cast<double>(iterations),
+                                    .elapsed_s = elapsed(),
+                                    .stop = stop_flag()});
 }
 
 // The slower end's median time of each pair of the round, kept per pass.
-void Locator::note_round(const Round& round, int r, std::uint64_t iterations,
-                         const std::vector<StepRow>& rows) {
+void Locator::note_round(const Round& round, int r, std::uint64_t iterations, const std::vector<StepRow>& rows) {
   for (const RankPair& p : round) {
     const std::pair<int, int> key{p.a, p.b};
     pair_times_[key].push_back(
@@ -480,12 +482,13 @@ Result<bool> Locator::group_kind(const std::vector<Group>& groups, const PhasePl
   if (a.stop) return false;
   const std::uint64_t iterations = step_iterations(plan, inputs_.groups, deadline_s, w, kinds_left);
   if (iterations == 0) return false;
-  COLLBENCH_ASSIGN_OR_RETURN(LoopSamples mine,
-                             loops_.p2p(bytes, peers.send, peers.recv, 0, iterations, quiet_for(0, iterations, cost_s)));
+  COLLBENCH_ASSIGN_OR_RETURN(LoopSamples mine, loops_.p2p(bytes, peers.send, peers.recv, 0, iterations,
+                                                          quiet_for(0, iterations, cost_s)));
   const double median = peers.send >= 0 ? median_us(mine.iteration_us) : 0;
   const double cost = mine.elapsed_s / static_cast<double>(iterations);
   COLLBENCH_ASSIGN_OR_RETURN(
-      auto rows, gather_rows(boot_, StepRow{.median_us = median, .cost_s = cost, .elapsed_s = elapsed(), .stop = stop_flag()}));
+      auto rows,
+      gather_rows(boot_, StepRow{.median_us = median, .cost_s = cost, .elapsed_s = elapsed(), .stop = stop_flag()}));
   a = agreed_over(rows);
   cost_s = slowest_cost_s(rows);
   for (const auto& g : groups) {
@@ -533,8 +536,9 @@ Status Locator::groups() {
 Result<double> Locator::recheck(const std::vector<int>& members, std::uint64_t bytes, std::uint64_t iterations,
                                 double cost_s, Agreed& a) {
   const RingPeers peers = ring_peers(Group{GroupKind::kHost, "", members}, boot_.rank());
-  COLLBENCH_ASSIGN_OR_RETURN(LoopSamples mine, loops_.p2p(bytes, peers.send, peers.recv, inputs_.pairs.warmup, iterations,
-                                                          quiet_for(inputs_.pairs.warmup, iterations, cost_s)));
+  COLLBENCH_ASSIGN_OR_RETURN(LoopSamples mine,
+                             loops_.p2p(bytes, peers.send, peers.recv, inputs_.pairs.warmup, iterations,
+                                        quiet_for(inputs_.pairs.warmup, iterations, cost_s)));
   const double median = peers.send >= 0 ? median_us(mine.iteration_us) : 0;
   COLLBENCH_ASSIGN_OR_RETURN(
       auto rows, gather_rows(boot_, RecheckRow{.median_us = median, .elapsed_s = elapsed(), .stop = stop_flag()}));
@@ -626,8 +630,9 @@ Status Locator::confirm() {
       if (c > 0) control.push_back(c);
     }
     if (alone.empty()) continue;
-    measured_.rechecks.push_back({todo[i].ranks, median_of(alone), control.empty() ? std::vector<int>{} : todo[i].control,
-                                  median_of(control), least_gap(alone, control)});
+    measured_.rechecks.push_back({todo[i].ranks, median_of(alone),
+                                  control.empty() ? std::vector<int>{} : todo[i].control, median_of(control),
+                                  least_gap(alone, control)});
   }
   measured_.confirmation_done = true;
   record_phase("confirm", plan, began, cut);

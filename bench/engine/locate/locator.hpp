@@ -30,9 +30,9 @@ struct LocateOptions {
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   std::uint64_t min_bytes = 4096;
   std::uint64_t max_bytes = 8u << 20;
-  FaultPlan fault;                  // test-only: slow_rank delays that rank's every operation
+  FaultPlan fault;  // test-only: slow_rank delays that rank's every operation
   OutlierRule rule;
-  std::vector<RankPlace> places;    // every rank, in rank order
+  std::vector<RankPlace> places;  // every rank, in rank order
 };
 
 using ProgressSink = std::function<void(const report::Progress&)>;

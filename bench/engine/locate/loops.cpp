@@ -44,7 +44,8 @@ Result<LoopSamples> Loops::all_reduce(std::uint64_t bytes, std::uint64_t warmup,
     for (std::uint64_t i = 0; i < warmup; ++i) COLLBENCH_RETURN_IF_ERROR(backend_.comm().launch(call));
     COLLBENCH_RETURN_IF_ERROR(backend_.comm().synchronize());
   }
-  WatchedStep step(watchdog_, what + ": timed loop of " + std::to_string(iterations) + " iterations", 2 * iterations + 1);
+  WatchedStep step(watchdog_, what + ": timed loop of " + std::to_string(iterations) + " iterations",
+                   2 * iterations + 1);
   LoopSamples out;
   out.iteration_us.resize(iterations);
   out.late_us.resize(iterations);

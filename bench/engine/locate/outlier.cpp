@@ -100,8 +100,8 @@ std::vector<Judgement> judge(std::span<const double> values, const OutlierRule& 
   LeaveOneOut others(values);
   for (double value : values) {
     const double reference = others.reference(value);
-    out.push_back(judged(value, reference, others.mad(value, reference), others.lowest_other(value), others.others(),
-                         rule));
+    out.push_back(
+        judged(value, reference, others.mad(value, reference), others.lowest_other(value), others.others(), rule));
   }
   return out;
 }

@@ -77,7 +77,7 @@ void repeat_passes(PhasePlan& pairs, const PlanInputs& in) {
   pairs.passes = std::clamp(fit, 1, std::max(1, in.max_passes));
   pairs.steps = in.pair_rounds * pairs.passes;
   pairs.iterations = std::max(in.pairs.minimum, fit_iterations(in.p2p.at(pairs.sizes.front()), pairs.seconds,
-                                                                pairs.steps, in.step_overhead_s, in.pairs));
+                                                               pairs.steps, in.step_overhead_s, in.pairs));
   pairs.predicted_s = predict(in.p2p, pairs.sizes, pairs.iterations, in.pairs.warmup, pairs.steps, in.step_overhead_s);
 }
 
@@ -150,8 +150,8 @@ LocatePlan plan_locate(const PlanInputs& in) {
     if (plan.pairs.skipped) {
       plan.pairs.note = "the budget does not fit one round of pairs";
     } else if (plan.pairs.steps < in.pair_rounds) {
-      plan.pairs.note = "the budget fits " + std::to_string(plan.pairs.steps) + " of " + std::to_string(in.pair_rounds) +
-                        " rounds";
+      plan.pairs.note = "the budget fits " + std::to_string(plan.pairs.steps) + " of " +
+                        std::to_string(in.pair_rounds) + " rounds";
     } else {
       repeat_passes(plan.pairs, in);
     }

@@ -24,35 +24,35 @@ struct CostModel {
 // of pairs, one kind of split groups) plus the exchange that agrees on what comes next.
 struct Repetitions {
   std::uint64_t warmup = 1;
-  std::uint64_t minimum = 5;    // fewer makes the medians meaningless: the step is dropped
-  std::uint64_t preferred = 10; // sizes shrink before the repetitions drop below this
-  std::uint64_t maximum = 50;   // more would spend budget without changing the verdict
+  std::uint64_t minimum = 5;     // fewer makes the medians meaningless: the step is dropped
+  std::uint64_t preferred = 10;  // sizes shrink before the repetitions drop below this
+  std::uint64_t maximum = 50;    // more would spend budget without changing the verdict
 };
 
 struct PlanInputs {
-  double seconds = 0;                      // for the three measuring phases together
-  std::uint64_t min_bytes = 4096;          // message size bounds, multiples of 4 bytes
+  double seconds = 0;              // for the three measuring phases together
+  std::uint64_t min_bytes = 4096;  // message size bounds, multiples of 4 bytes
   std::uint64_t max_bytes = 8u << 20;
-  CostModel all_reduce;                    // straggler loop: barrier, all_reduce, synchronize
-  CostModel p2p;                           // pair and ring loops: sendrecv, synchronize
-  double step_overhead_s = 0;              // the exchange between steps
-  int pair_rounds = 0;                     // rounds of the round-robin (0: one rank)
-  int group_kinds = 0;                     // split-group kinds to run (0, 1 or 2)
-  int max_passes = 3;                      // pairs: repeat the round-robin up to this often
+  CostModel all_reduce;        // straggler loop: barrier, all_reduce, synchronize
+  CostModel p2p;               // pair and ring loops: sendrecv, synchronize
+  double step_overhead_s = 0;  // the exchange between steps
+  int pair_rounds = 0;         // rounds of the round-robin (0: one rank)
+  int group_kinds = 0;         // split-group kinds to run (0, 1 or 2)
+  int max_passes = 3;          // pairs: repeat the round-robin up to this often
   Repetitions straggler{1, 5, 10, 50};
   Repetitions pairs{2, 5, 10, 50};
   Repetitions groups{1, 5, 10, 50};
 };
 
 struct PhasePlan {
-  double seconds = 0;                      // allotted
-  std::vector<std::uint64_t> sizes;        // straggler: a small sweep; others: one size
-  std::uint64_t iterations = 0;            // per step (the pair phase adapts it per round)
-  int steps = 0;                           // steps planned (pairs: rounds x passes, or fewer rounds)
-  int passes = 1;                          // pairs: times the whole round-robin is run
+  double seconds = 0;                // allotted
+  std::vector<std::uint64_t> sizes;  // straggler: a small sweep; others: one size
+  std::uint64_t iterations = 0;      // per step (the pair phase adapts it per round)
+  int steps = 0;                     // steps planned (pairs: rounds x passes, or fewer rounds)
+  int passes = 1;                    // pairs: times the whole round-robin is run
   bool skipped = false;
-  std::string note;                        // why skipped or cut, in plain words
-  double predicted_s = 0;                  // what the plan expects to spend
+  std::string note;        // why skipped or cut, in plain words
+  double predicted_s = 0;  // what the plan expects to spend
 };
 
 struct LocatePlan {

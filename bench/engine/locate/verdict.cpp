@@ -18,6 +18,7 @@ constexpr std::size_t kMinPairsPerRank = 2;
 constexpr std::size_t kMinArrivalFigures = 2;
 constexpr std::size_t kMinFigures = 3;
 using report::LocateFigure;
+using report::LocateRecheck;
 
 std::vector<std::string> hosts_of(const Measurements& m, const std::vector<int>& ranks) {
   std::vector<std::string> hosts;
@@ -74,10 +75,10 @@ void apply_rule(LocateComparison& c, const OutlierRule& rule, std::size_t min_fi
   c.compared = values.size() >= min_figures;
   if (!c.compared) {
     if (c.note.empty()) {
-      c.note = judged.empty()        ? "nothing left to compare"
-               : judged.size() == 1 ? "only one figure: nothing to compare with"
-                                    : std::to_string(judged.size()) +
-                                          " figures only: too few to tell which is abnormal";
+      c.note = judged.empty() ? "nothing left to compare"
+               : judged.size() == 1
+                   ? "only one figure: nothing to compare with"
+                   : std::to_string(judged.size()) + " figures only: too few to tell which is abnormal";
     }
     return;
   }
@@ -140,8 +141,14 @@ double upper_quartile(std::vector<double> v) {
 // One comparison of ranks over one class of pairs, with the ranks in `named` left out.
 LocateComparison rank_class_comparison(const Measurements& m, bool inter, const std::set<int>& named,
                                        const OutlierRule& rule) {
-  LocateComparison c{inter ? "ranks over their inter-host pairs" : "ranks over their intra-host pairs", "pairs", "rank",
-                     "rank_pair_gbps", "GB/s", false, "", {}};
+  LocateComparison c{inter ? "ranks over their inter-host pairs" : "ranks over their intra-host pairs",
+                     "pairs",
+                     "rank",
+                     "rank_pair_gbps",
+                     "GB/s",
+                     false,
+                     "",
+                     {}};
   const auto gbps = class_gbps(m, inter, named);
   for (std::size_t r = 0; r < m.places.size(); ++r) {
     const auto& v = gbps[r];
@@ -181,7 +188,8 @@ int clearest_outlier(const std::vector<LocateComparison>& classes, std::size_t n
 }
 
 const Recheck* find_recheck(const Measurements& m, const std::vector<int>& ranks) {
-  const auto it = std::find_if(m.rechecks.begin(), m.rechecks.end(), [&](const Recheck& r) { return r.ranks == ranks; });
+  const auto it = std::find_if(m.rechecks.begin(), m.rechecks.end(),
+                               [&](const Recheck& r) { return r.ranks == ranks; });
   return it == m.rechecks.end() ? nullptr : &*it;
 }
 
@@ -214,8 +222,23 @@ bool still_slow(double alone_gbps, double control_gap, bool has_control, const L
 }
 
 // What a suspect without a recheck becomes: provisional before the confirmation phase (it is
-// what the phase measures), "not_measured" and not named after it.
-std::string unmeasured(const Measurements& m) { return m.confirmation_done ? "not_measured" : ""; }
+// what the phase measures), not measured and not named after it.
+LocateRecheck unmeasured(const Measurements& m) {
+  return m.confirmation_done ? LocateRecheck::kNotMeasured : LocateRecheck::kNone;
+}
+
+// Whether a suspect stays named after its recheck: a provisional one does until the
+// confirmation phase has measured it.
+bool named_after(LocateRecheck r) {
+  switch (r) {
+    case LocateRecheck::kNone:
+    case LocateRecheck::kConfirmed:
+    case LocateRecheck::kDecisive: return true;
+    case LocateRecheck::kNotConfirmed:
+    case LocateRecheck::kNotMeasured: return false;
+  }
+  return false;
+}
 
 // The pairs a suspect rank is measured again on, alone: its two fastest of the class (a rank
 // slow by itself is slow on its best pairs too; one slowed by the traffic beside it is fast on
@@ -242,11 +265,11 @@ bool decisive(const LocateComparison& c, bool inter, const LocateFigure& f, cons
          f.distance_mads >= rule.decisive_mads;
 }
 
-// A rank that only its pairs accuse, measured alone on its best pairs: "confirmed" when the
+// A rank that only its pairs accuse, measured alone on its best pairs: confirmed when the
 // best of them is still beyond the rule where it was an outlier (against a control measured
-// alone in turn), "not_confirmed" when not, and unmeasured(m) when none was re-measured.
-std::string confirm_rank(const Measurements& m, const std::vector<bool>& classes, std::vector<LocateComparison>& last,
-                         int r, const std::set<int>& named, const OutlierRule& rule) {
+// alone in turn), not confirmed when not, and unmeasured(m) when none was re-measured.
+LocateRecheck confirm_rank(const Measurements& m, const std::vector<bool>& classes, std::vector<LocateComparison>& last,
+                           int r, const std::set<int>& named, const OutlierRule& rule) {
   const auto i = static_cast<std::size_t>(r);
   bool still = false;
   for (std::size_t k = 0; k < classes.size(); ++k) {
@@ -275,7 +298,7 @@ std::string confirm_rank(const Measurements& m, const std::vector<bool>& classes
     if (has_control) f.details.push_back({"control_gap", gap});
     still = still || still_slow(figure_alone, gap, has_control, f, rule);
   }
-  return still ? "confirmed" : "not_confirmed";
+  return still ? LocateRecheck::kConfirmed : LocateRecheck::kNotConfirmed;
 }
 
 bool kept_outlier(const std::vector<std::vector<LocateFigure>>& kept, std::size_t r) {
@@ -306,15 +329,16 @@ void name_ranks_by_pairs(const Measurements& m, const OutlierRule& rule, Verdict
     const auto b = static_cast<std::size_t>(best);
     const bool corroborated = named.contains(best);  // by arrival
     bool clear = false;
-    for (std::size_t k = 0; k < classes.size(); ++k) clear = clear || decisive(last[k], classes[k], last[k].figures[b], rule);
-    std::string recheck;
+    for (std::size_t k = 0; k < classes.size(); ++k)
+      clear = clear || decisive(last[k], classes[k], last[k].figures[b], rule);
+    LocateRecheck recheck = LocateRecheck::kNone;
     if (clear && !corroborated) {
-      recheck = "decisive";
+      recheck = LocateRecheck::kDecisive;
     } else if (!corroborated) {
       recheck = confirm_rank(m, classes, last, best, by_pairs, rule);
     }
     for (std::size_t k = 0; k < classes.size(); ++k) {
-      if (!corroborated && recheck.empty() && last[k].figures[b].outlier) {
+      if (!corroborated && recheck == LocateRecheck::kNone && last[k].figures[b].outlier) {
         std::set<int> exclude = by_pairs;
         exclude.insert(named.begin(), named.end());
         exclude.insert(best);
@@ -326,7 +350,7 @@ void name_ranks_by_pairs(const Measurements& m, const OutlierRule& rule, Verdict
       kept[k][b] = last[k].figures[b];
       if (!kept[k][b].outlier) continue;
       kept[k][b].recheck = recheck;
-      kept[k][b].outlier = recheck.empty() || recheck == "confirmed" || recheck == "decisive";
+      kept[k][b].outlier = named_after(recheck);
     }
     (kept_outlier(kept, b) ? by_pairs : cleared).insert(best);
   }
@@ -378,7 +402,8 @@ LocateComparison link_comparison(const Measurements& m, const std::set<int>& nam
 
 LocateComparison pair_comparison(const Measurements& m, bool inter, const std::set<int>& named,
                                  const std::set<HostPair>& named_links) {
-  LocateComparison c{inter ? "inter-host pairs" : "intra-host pairs", "pairs", "pair", "p2p_gbps", "GB/s", false, "", {}};
+  LocateComparison c{
+      inter ? "inter-host pairs" : "intra-host pairs", "pairs", "pair", "p2p_gbps", "GB/s", false, "", {}};
   for (const auto& p : m.pairs) {
     if (p.inter_host != inter) continue;
     auto f = figure(m, "pair " + std::to_string(p.a) + "-" + std::to_string(p.b), {p.a, p.b}, p.gbps);
@@ -414,7 +439,7 @@ void apply_rechecks(LocateComparison& c, const Measurements& m, const OutlierRul
     const Recheck* rc = find_recheck(m, f.ranks);
     if (rc == nullptr) {
       f.recheck = unmeasured(m);
-      f.outlier = f.recheck.empty();
+      f.outlier = named_after(f.recheck);
       continue;
     }
     f.details.push_back({"alone_gbps", rc->gbps});
@@ -423,7 +448,7 @@ void apply_rechecks(LocateComparison& c, const Measurements& m, const OutlierRul
       f.details.push_back({"control_gap", rc->gap});
     }
     const bool still = still_slow(rc->gbps, rc->gap, !rc->control.empty(), f, rule);
-    f.recheck = still ? "confirmed" : "not_confirmed";
+    f.recheck = still ? LocateRecheck::kConfirmed : LocateRecheck::kNotConfirmed;
     f.outlier = still;
   }
 }
@@ -431,8 +456,8 @@ void apply_rechecks(LocateComparison& c, const Measurements& m, const OutlierRul
 void collect(const LocateComparison& c, Verdict& v, std::set<int>* named) {
   for (const auto& f : c.figures) {
     if (!f.outlier) continue;
-    v.findings.push_back({c.subject, f.label, f.ranks, f.hosts, c.name, c.metric, c.unit, f.value, f.reference,
-                          f.distance_mads, f.gap});
+    v.findings.push_back(
+        {c.subject, f.label, f.ranks, f.hosts, c.name, c.metric, c.unit, f.value, f.reference, f.distance_mads, f.gap});
     if (named != nullptr) named->insert(f.ranks.begin(), f.ranks.end());
   }
 }
@@ -489,8 +514,17 @@ void name_whole_hosts(const Measurements& m, const std::set<int>& named, Verdict
     if (!std::all_of(h.ranks.begin(), h.ranks.end(), [&](int r) { return named.contains(r); })) continue;
     // No figure of its own: the number of ranks stands as the value, with no reference.
     const double nan = std::numeric_limits<double>::quiet_NaN();
-    v.findings.push_back({"host", "host " + h.label, h.ranks, {h.label}, "every rank of the host named", "ranks_named",
-                          "ranks", static_cast<double>(h.ranks.size()), nan, nan, nan});
+    v.findings.push_back({"host",
+                          "host " + h.label,
+                          h.ranks,
+                          {h.label},
+                          "every rank of the host named",
+                          "ranks_named",
+                          "ranks",
+                          static_cast<double>(h.ranks.size()),
+                          nan,
+                          nan,
+                          nan});
   }
 }
 
@@ -539,14 +573,14 @@ Verdict decide(const Measurements& m, const OutlierRule& rule) {
     if (any) add(pair_comparison(m, inter, named, named_links), false);
   }
   for (GroupKind kind : {GroupKind::kHost, GroupKind::kRail}) {
-    const bool any =
-        std::any_of(m.groups.begin(), m.groups.end(), [&](const auto& g) { return g.kind == to_string(kind); });
+    const bool any = std::any_of(m.groups.begin(), m.groups.end(),
+                                 [&](const auto& g) { return g.kind == to_string(kind); });
     if (any) add(group_comparison(m, kind, named), false);
   }
   merge_links(v);
   name_whole_hosts(m, named, v);
-  const bool compared =
-      std::any_of(v.comparisons.begin(), v.comparisons.end(), [](const auto& c) { return c.compared; });
+  const bool compared = std::any_of(v.comparisons.begin(), v.comparisons.end(),
+                                    [](const auto& c) { return c.compared; });
   if (!v.findings.empty()) {
     v.verdict = report::LocateVerdict::kOutlier;
   } else {

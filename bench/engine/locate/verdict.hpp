@@ -45,7 +45,7 @@ struct Arrival {
 // ring of the same comparison (its control, empty when there is none) to measure alone in
 // turn with it.
 struct Suspect {
-  std::vector<int> ranks;    // the pair's or the ring's ranks, as in its figure
+  std::vector<int> ranks;  // the pair's or the ring's ranks, as in its figure
   std::vector<int> control;
   bool operator==(const Suspect&) const = default;
 };

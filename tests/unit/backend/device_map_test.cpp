@@ -30,9 +30,7 @@ TEST(ChooseDevice, IsTheLocalRankNeverTheGlobalRank) {
   EXPECT_EQ(*choose_device(0, "a", 0, 1), 0);
 }
 
-TEST(ChooseDevice, OneVisibleGpuPerProcessIsALauncherBinding) {
-  EXPECT_EQ(*choose_device(3, "a", 3, 1), 0);
-}
+TEST(ChooseDevice, OneVisibleGpuPerProcessIsALauncherBinding) { EXPECT_EQ(*choose_device(3, "a", 3, 1), 0); }
 
 TEST(ChooseDevice, MoreLocalRanksThanGpusIsALaunchError) {
   const auto r = choose_device(9, "nodeB", 4, 4);
@@ -79,7 +77,8 @@ TEST(CheckDeviceClaims, ARankWithoutDriverFailsTheWholeJobWithItsMessage) {
 }
 
 TEST(CheckDeviceClaims, TheOnlyRankOfAJobIsNotNamedTwice) {
-  const Status s = check_device_claims({broken(0, "a", ErrorCode::kComm, no_device_message(35, "insufficient driver"))});
+  const Status s = check_device_claims(
+      {broken(0, "a", ErrorCode::kComm, no_device_message(35, "insufficient driver"))});
   EXPECT_EQ(s.code(), ErrorCode::kComm);
   EXPECT_EQ(s.message(), "no CUDA device visible (driver error 35: insufficient driver)");
 }

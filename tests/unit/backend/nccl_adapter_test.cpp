@@ -26,6 +26,18 @@ TEST(CudaTry, NamesTheExpressionTheErrorAndWhere) {
   EXPECT_TRUE(s.where().starts_with("tests/unit/backend/nccl_adapter_test.cpp:")) << s.where();
 }
 
+// The message shows the call as written: a macro inside it stays unexpanded.
+#define COLLBENCH_TEST_OUT_OF_MEMORY cudaErrorMemoryAllocation
+Status failing_cuda_macro() {
+  COLLBENCH_CUDA_TRY(COLLBENCH_TEST_OUT_OF_MEMORY);
+  return ok_status();
+}
+
+TEST(CudaTry, NamesAMacroExpressionAsWritten) {
+  EXPECT_TRUE(failing_cuda_macro().message().starts_with("COLLBENCH_TEST_OUT_OF_MEMORY failed: out of memory"))
+      << failing_cuda_macro().message();
+}
+
 TEST(NcclTry, NamesTheExpressionAndNcclsErrorString) {
   const Status s = failing_nccl_call();
   EXPECT_EQ(s.code(), ErrorCode::kComm);
@@ -36,8 +48,8 @@ TEST(NcclVersionText, BothEncodings) {
   EXPECT_EQ(nccl_version_text(22809), "2.28.9");
   EXPECT_EQ(nccl_version_text(21903), "2.19.3");
   EXPECT_EQ(nccl_version_text(2804), "2.8.4");
-  EXPECT_EQ(nccl_header_version(), std::to_string(NCCL_MAJOR) + "." + std::to_string(NCCL_MINOR) + "." +
-                                       std::to_string(NCCL_PATCH));
+  EXPECT_EQ(nccl_header_version(),
+            std::to_string(NCCL_MAJOR) + "." + std::to_string(NCCL_MINOR) + "." + std::to_string(NCCL_PATCH));
 }
 
 TEST(NcclTypes, EveryTypeOfTheseHeadersMaps) {

@@ -26,9 +26,7 @@ Handle handle(std::uintptr_t n) {
   return reinterpret_cast<Handle>(n);  // NOLINT(performance-no-int-to-ptr)
 }
 
-std::string name_of(const void* h, char prefix) {
-  return prefix + std::to_string(reinterpret_cast<std::uintptr_t>(h));
-}
+std::string name_of(const void* h, char prefix) { return prefix + std::to_string(reinterpret_cast<std::uintptr_t>(h)); }
 
 // Records every call, from any thread. A call on a communicator after its abort or destroy
 // (both free it) is logged as "use after free: ...", so that an exact log shows it.
@@ -57,8 +55,8 @@ class RecordingCalls final : public CommCalls {
     return ncclSuccess;
   }
   ncclResult_t deregister(ncclComm_t comm, void* h, bool window) override {
-    touch(std::string(window ? "window-deregister " : "deregister ") + name_of(comm, 'c') + " " + name_of(h, 'h'),
-          comm, false);
+    touch(std::string(window ? "window-deregister " : "deregister ") + name_of(comm, 'c') + " " + name_of(h, 'h'), comm,
+          false);
     return ncclSuccess;
   }
   cudaError_t graph_launch(cudaGraphExec_t graph, cudaStream_t stream) override {
@@ -313,8 +311,8 @@ TEST(CommLifecycle, GraphsAreReplayedKeptOneAtATimeAndDestroyedBeforeTheCommunic
     ASSERT_TRUE(comm.replay(handle<cudaStream_t>(7)).ok());
     comm.keep_graph(handle<cudaGraphExec_t>(4));  // the next row's capture
   }
-  EXPECT_EQ(calls.log, (std::vector<std::string>{"graph-launch g3 s7", "graph-destroy g3", "graph-destroy g4",
-                                                 "destroy c1"}));
+  EXPECT_EQ(calls.log,
+            (std::vector<std::string>{"graph-launch g3 s7", "graph-destroy g3", "graph-destroy g4", "destroy c1"}));
 }
 
 TEST(CommLifecycle, AGraphCapturedAcrossAnAbortIsDestroyedAtOnce) {

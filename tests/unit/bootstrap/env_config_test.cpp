@@ -20,8 +20,12 @@ Result<EnvConfig> parse(const Vars& vars, double timeout_s = 30, std::uint32_t s
 }
 
 Vars torchrun(std::string rank = "1", std::string size = "4") {
-  return {{"RANK", rank}, {"WORLD_SIZE", size}, {"LOCAL_RANK", "1"}, {"LOCAL_WORLD_SIZE", "2"},
-          {"MASTER_ADDR", "node001"}, {"MASTER_PORT", "29500"}};
+  return {{"RANK", rank},
+          {"WORLD_SIZE", size},
+          {"LOCAL_RANK", "1"},
+          {"LOCAL_WORLD_SIZE", "2"},
+          {"MASTER_ADDR", "node001"},
+          {"MASTER_PORT", "29500"}};
 }
 
 // The error message, which must be one line naming the variable.
@@ -49,8 +53,11 @@ TEST(EnvConfigTest, ReadsTorchrunVariables) {
 }
 
 TEST(EnvConfigTest, ReadsSlurmVariables) {
-  auto cfg = parse({{"SLURM_PROCID", "5"}, {"SLURM_NTASKS", "8"}, {"SLURM_LOCALID", "1"},
-                    {"MASTER_ADDR", "10.0.0.1"}, {"MASTER_PORT", "29500"}});
+  auto cfg = parse({{"SLURM_PROCID", "5"},
+                    {"SLURM_NTASKS", "8"},
+                    {"SLURM_LOCALID", "1"},
+                    {"MASTER_ADDR", "10.0.0.1"},
+                    {"MASTER_PORT", "29500"}});
   ASSERT_TRUE(cfg.ok()) << cfg.status().message();
   EXPECT_EQ(cfg->rank, 5);
   EXPECT_EQ(cfg->world_size, 8);

@@ -55,7 +55,8 @@ TEST(ThreadsBootstrap, AllgatherBroadcastAllreduceAndBarrier) {
     const auto r = static_cast<std::size_t>(b.rank());
     const int mine = 100 + b.rank();
     gathered[r].assign(kThreads, -1);
-    if (!b.allgather(std::as_bytes(std::span(&mine, 1)), std::as_writable_bytes(std::span(gathered[r]))).ok()) ++failures;
+    if (!b.allgather(std::as_bytes(std::span(&mine, 1)), std::as_writable_bytes(std::span(gathered[r]))).ok())
+      ++failures;
 
     std::string text = b.rank() == 2 ? "from-two" : "xxxxxxxx";
     if (!b.broadcast(std::as_writable_bytes(std::span(text.data(), text.size())), 2).ok()) ++failures;
@@ -68,7 +69,8 @@ TEST(ThreadsBootstrap, AllgatherBroadcastAllreduceAndBarrier) {
     reduced[r] = v;
 
     auto s = allgather_strings(b, std::string(static_cast<std::size_t>(b.rank()) + 1, 'a'));
-    if (s.ok()) strings[r] = *s; else ++failures;
+    if (s.ok()) strings[r] = *s;
+    else ++failures;
 
     ++before_barrier;
     if (!b.barrier().ok()) ++failures;

@@ -90,7 +90,15 @@ TEST_P(MiniFloatTest, SmallIntegerFastPathGivesTheSameBits) {
     case DataType::kHalf: expect_small_integer_encoding_matches<kHalf>(ref, c.name); break;
     case DataType::kBfloat16: expect_small_integer_encoding_matches<kBfloat16>(ref, c.name); break;
     case DataType::kFp8E4M3: expect_small_integer_encoding_matches<kE4M3>(ref, c.name); break;
-    default: expect_small_integer_encoding_matches<kE5M2>(ref, c.name); break;
+    case DataType::kFp8E5M2: expect_small_integer_encoding_matches<kE5M2>(ref, c.name); break;
+    case DataType::kInt8:
+    case DataType::kUint8:
+    case DataType::kInt32:
+    case DataType::kUint32:
+    case DataType::kInt64:
+    case DataType::kUint64:
+    case DataType::kFloat:
+    case DataType::kDouble: ADD_FAILURE() << c.name << " is not a narrow float"; break;
   }
 }
 
@@ -184,15 +192,15 @@ TEST(MiniFloatSpecials, TiesGoToEven) {
   // Between 1 and 1 + 2^-m the tie goes down (even mantissa); one ulp up it goes up.
   EXPECT_EQ(encode_nonnegative(1.0 + std::ldexp(1.0, -11), kHalf), 0x3c00u);
   EXPECT_EQ(encode_nonnegative(1.0 + 3 * std::ldexp(1.0, -11), kHalf), 0x3c02u);
-  EXPECT_EQ(encode_nonnegative(1.0625, kE4M3), 0x38u);   // between 1 and 1.125
-  EXPECT_EQ(encode_nonnegative(1.1875, kE4M3), 0x3au);   // between 1.125 and 1.25
-  EXPECT_EQ(encode_nonnegative(1.9375, kE4M3), 0x40u);   // between 1.875 and 2: carries into the exponent
+  EXPECT_EQ(encode_nonnegative(1.0625, kE4M3), 0x38u);  // between 1 and 1.125
+  EXPECT_EQ(encode_nonnegative(1.1875, kE4M3), 0x3au);  // between 1.125 and 1.25
+  EXPECT_EQ(encode_nonnegative(1.9375, kE4M3), 0x40u);  // between 1.875 and 2: carries into the exponent
   EXPECT_EQ(encode_nonnegative(1.0 / 3, kBfloat16), 0x3eabu);
   // Subnormals: e4m3's smallest step is 2^-9; 0.008 rounds to 4 steps.
   EXPECT_EQ(encode_nonnegative(0.008, kE4M3), 0x04u);
-  EXPECT_EQ(encode_nonnegative(std::ldexp(1.0, -10), kE4M3), 0x00u);      // half a step: tie to 0
-  EXPECT_EQ(encode_nonnegative(std::ldexp(3.0, -10), kE4M3), 0x02u);      // 1.5 steps: tie to 2
-  EXPECT_EQ(encode_nonnegative(std::ldexp(7.5, -9), kE4M3), 0x08u);       // ties up to the smallest normal
+  EXPECT_EQ(encode_nonnegative(std::ldexp(1.0, -10), kE4M3), 0x00u);  // half a step: tie to 0
+  EXPECT_EQ(encode_nonnegative(std::ldexp(3.0, -10), kE4M3), 0x02u);  // 1.5 steps: tie to 2
+  EXPECT_EQ(encode_nonnegative(std::ldexp(7.5, -9), kE4M3), 0x08u);   // ties up to the smallest normal
   EXPECT_EQ(encode_nonnegative(std::ldexp(1.0, -25), kHalf), 0x0000u);
   EXPECT_EQ(encode_nonnegative(std::ldexp(3.0, -25), kHalf), 0x0002u);
 }

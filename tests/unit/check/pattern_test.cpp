@@ -90,11 +90,11 @@ TEST(MakePattern, StaysWithinTheExactRangeOfEveryType) {
         ASSERT_LE(p.width, static_cast<std::uint32_t>(n)) << what;
         switch (p.kind) {
           case PatternKind::kSum:
-            EXPECT_LE(p.width * k * p.scale, limit) << what;          // the largest possible sum
+            EXPECT_LE(p.width * k * p.scale, limit) << what;  // the largest possible sum
             EXPECT_NE(p.width % k, 0u) << what << ": the sum would not depend on x";
             break;
           case PatternKind::kProd:
-            EXPECT_LE(std::uint64_t{1} << p.width, limit) << what;    // the largest possible product
+            EXPECT_LE(std::uint64_t{1} << p.width, limit) << what;  // the largest possible product
             break;
           case PatternKind::kMinMax:
             EXPECT_LE(k - 1, limit) << what;
@@ -138,7 +138,9 @@ TEST(ReducedValue, MatchesBruteForceOverAllRanks) {
               case ReduceOp::kProd: acc *= v; break;
               case ReduceOp::kMin: acc = std::min(acc, v); break;
               case ReduceOp::kMax: acc = std::max(acc, v); break;
-              default: acc += v * p.scale; break;
+              case ReduceOp::kSum:
+              case ReduceOp::kAvg:  // the pattern's reduced value is the sum (avg divides later)
+              case ReduceOp::kPreMulSum: acc += v * p.scale; break;
             }
             ASSERT_LE(acc, op == ReduceOp::kMin ? ~0ull : limit) << what << " index " << i << ": partial result";
           }
@@ -158,7 +160,8 @@ TEST(Rotation, EveryRankContributesSomewhere) {
           // Rank r is first in the rotation of block r, whatever the width.
           const std::uint64_t block = static_cast<std::uint64_t>(r) << kBlockShift;
           bool contributes = false;
-          for (std::uint64_t t = 0; t < 64 && !contributes; ++t) contributes = !neutral(p, input_value(p, r, block + t));
+          for (std::uint64_t t = 0; t < 64 && !contributes; ++t)
+            contributes = !neutral(p, input_value(p, r, block + t));
           ASSERT_TRUE(contributes) << describe(type, op, n) << ": rank " << r << " is neutral in its own block";
         }
       }
@@ -237,8 +240,8 @@ TEST(Pattern, CheckedDataDoesNotRepeatAlongTheBuffer) {
           const Pattern p = make_pattern(type, op, reduction, n, 5);
           auto checked = [&](std::uint64_t i) { return reduction ? reduced_value(p, i) : input_value(p, n - 1, i); };
           const std::uint64_t k = p.k_mask + 1;
-          for (std::uint64_t d : {k, 2 * k, std::uint64_t{16}, std::uint64_t{1} << kBlockShift,
-                                  std::uint64_t{1} << 20, std::uint64_t{1} << 33}) {
+          for (std::uint64_t d : {k, 2 * k, std::uint64_t{16}, std::uint64_t{1} << kBlockShift, std::uint64_t{1} << 20,
+                                  std::uint64_t{1} << 33}) {
             int differ = 0;
             for (std::uint64_t i = 0; i < 4096; ++i) differ += checked(i) != checked(i + d);
             EXPECT_GE(differ, 41) << describe(type, op, n) << (reduction ? "" : " copy") << " shift " << d;

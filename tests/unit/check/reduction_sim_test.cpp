@@ -33,8 +33,18 @@ const reference::Model& model_for(DataType type) {
     case DataType::kHalf: return half;
     case DataType::kBfloat16: return bf16;
     case DataType::kFp8E4M3: return e4m3;
-    default: return e5m2;
+    case DataType::kFp8E5M2: return e5m2;
+    case DataType::kInt8:
+    case DataType::kUint8:
+    case DataType::kInt32:
+    case DataType::kUint32:
+    case DataType::kInt64:
+    case DataType::kUint64:
+    case DataType::kFloat:
+    case DataType::kDouble: break;
   }
+  ADD_FAILURE() << to_string(type) << " has no narrow-float model";
+  return e5m2;
 }
 
 // The element type's arithmetic. `exact()` stays true while no step rounded or overflowed.
@@ -192,8 +202,7 @@ std::string first_mismatches(const CheckResult& r) {
 // Integer avg truncates sum/n: where no allowed sum reaches 2n the result is 0 or 1 whatever
 // the inputs (int8 and uint8 with 64 or more ranks), nothing to vary there.
 bool output_may_be_constant(DataType type, ReduceOp op, int nranks) {
-  return op == ReduceOp::kAvg && !traits(type).is_float &&
-         pattern_limit(type) < 2 * static_cast<std::uint64_t>(nranks);
+  return op == ReduceOp::kAvg && !traits(type).is_float && pattern_limit(type) < 2 * static_cast<std::uint64_t>(nranks);
 }
 
 template <DataType T>
@@ -311,8 +320,8 @@ void simulate(ReduceOp op, int nranks, AvgMode mode) {
   for (Order order : kOrders) {
     const std::vector<Storage<T>> out = sim.reduce(order, mode);
     const CheckResult got = verify_output_host(out.data(), sim.spec(), 0, 3);
-    EXPECT_EQ(got.wrong, 0u) << describe(T, op, nranks) << " " << order_name(order)
-                             << " tolerance " << sim.spec().tolerance_ulps << " ulp:" << first_mismatches(got);
+    EXPECT_EQ(got.wrong, 0u) << describe(T, op, nranks) << " " << order_name(order) << " tolerance "
+                             << sim.spec().tolerance_ulps << " ulp:" << first_mismatches(got);
     if (order != Order::kLeftToRight) continue;
     sim.expect_other_layouts_accept(out);
     const std::set<Storage<T>> distinct(out.begin(), out.end());

@@ -70,8 +70,7 @@ class Model {
       const std::uint32_t hit = integers_[static_cast<std::size_t>(x)];
       if (hit != kNone) return hit;
     }
-    auto hi = std::lower_bound(table_.begin(), table_.end(), x,
-                               [](const Entry& e, double v) { return e.value < v; });
+    auto hi = std::lower_bound(table_.begin(), table_.end(), x, [](const Entry& e, double v) { return e.value < v; });
     if (hi->value == x) return hi->bits;
     const auto lo = hi - 1;
     const double below = x - lo->value;
@@ -96,8 +95,8 @@ class Model {
   static constexpr double kIntegers = 1 << 16;
   static constexpr std::uint32_t kNone = 0xffffffffu;
   Format f_;
-  std::vector<double> decoded_;        // every bit pattern
-  std::vector<Entry> table_;           // every finite non-negative value, ascending
+  std::vector<double> decoded_;          // every bit pattern
+  std::vector<Entry> table_;             // every finite non-negative value, ascending
   std::vector<std::uint32_t> integers_;  // integer value -> bits, kNone when not held
 };
 

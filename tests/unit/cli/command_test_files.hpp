@@ -25,8 +25,8 @@ inline std::string preflight_document() {
 inline std::string scratch_dir() {
   const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
   const std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                                    ("collbench-cli-" + std::string(test->test_suite_name()) + "." + test->name() + "-" +
-                                     std::to_string(getpid()));
+                                    ("collbench-cli-" + std::string(test->test_suite_name()) + "." + test->name() +
+                                     "-" + std::to_string(getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir.string();

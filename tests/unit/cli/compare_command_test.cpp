@@ -43,21 +43,22 @@ struct BadFlag {
 
 // The files are valid runs, so a refusal is the flag's.
 TEST(CompareCommandFlags, EachBadValueIsAUsageErrorNamingItsFlag) {
-  const BadFlag cases[] = {
-      {"--min-size", [](RawCompareFlags& r) { r.min_size = "12X"; }},
-      {"--max-size", [](RawCompareFlags& r) { r.max_size = "1.5M"; }},
-      {"--min-size 2M is larger than --max-size 1M",
-       [](RawCompareFlags& r) {
-         r.min_size = "2M";
-         r.max_size = "1M";
-       }},
-      {"--threshold", [](RawCompareFlags& r) { r.threshold = "fast"; }},
-      {"--threshold", [](RawCompareFlags& r) { r.threshold = "100%"; }},
-      {"--threshold", [](RawCompareFlags& r) { r.threshold = "-0.1"; }},
-      {"--flag-below", [](RawCompareFlags& r) { r.flag_below = "1.5"; }},
-      {"--flag-below", [](RawCompareFlags& r) { r.flag_below = "x%"; }},
-      {"--format", [](RawCompareFlags& r) { r.format = "yaml"; }},
-      {"-o/--output", [](RawCompareFlags& r) { r.output = r.files[1]; }},
+  const BadFlag cases[] =
+      {
+          {"--min-size", [](RawCompareFlags& r) { r.min_size = "12X"; }},
+          {"--max-size", [](RawCompareFlags& r) { r.max_size = "1.5M"; }},
+          {"--min-size 2M is larger than --max-size 1M",
+           [](RawCompareFlags& r) {
+    r.min_size = "2M";
+    r.max_size = "1M";
+           }},
+          {"--threshold", [](RawCompareFlags& r) { r.threshold = "fast"; }},
+          {"--threshold", [](RawCompareFlags& r) { r.threshold = "100%"; }},
+          {"--threshold", [](RawCompareFlags& r) { r.threshold = "-0.1"; }},
+          {"--flag-below", [](RawCompareFlags& r) { r.flag_below = "1.5"; }},
+          {"--flag-below", [](RawCompareFlags& r) { r.flag_below = "x%"; }},
+          {"--format", [](RawCompareFlags& r) { r.format = "yaml"; }},
+          {"-o/--output", [](RawCompareFlags& r) { r.output = r.files[1]; }},
   };
   for (const auto& c : cases) {
     RawCompareFlags raw = pair("base.json", "same_noise.json");

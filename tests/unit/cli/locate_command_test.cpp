@@ -21,24 +21,25 @@ struct BadFlag {
 };
 
 TEST(LocateCommandFlags, EachBadValueIsAUsageErrorNamingItsFlag) {
-  const BadFlag cases[] = {
-      {"--budget", [](RawLocateFlags& r) { r.budget = "soon"; }},
-      {"--budget: must be at least 1 second", [](RawLocateFlags& r) { r.budget = "0.5"; }},
-      {"-b/--minbytes", [](RawLocateFlags& r) { r.min_bytes = "4X"; }},
-      {"-b/--minbytes: 2 is below 4 bytes", [](RawLocateFlags& r) { r.min_bytes = "2"; }},
-      {"-e/--maxbytes", [](RawLocateFlags& r) { r.max_bytes = "lots"; }},
-      {"-e/--maxbytes: 3 is below 4 bytes", [](RawLocateFlags& r) { r.max_bytes = "3"; }},
-      {"-b/--minbytes 1M is larger than -e/--maxbytes 4K",
-       [](RawLocateFlags& r) {
-         r.min_bytes = "1M";
-         r.max_bytes = "4K";
-       }},
-      {"--bootstrap: unknown value", [](RawLocateFlags& r) { r.bootstrap = "pigeon"; }},
-      {"--backend: unknown value", [](RawLocateFlags& r) { r.backend = "gloo"; }},
-      {"-T/--timeout", [](RawLocateFlags& r) { r.timeout = "-5"; }},
-      {"--fault: locate takes slow-rank", [](RawLocateFlags& r) { r.fault = "corrupt-rank=1"; }},
-      {"--fault: locate takes slow-rank", [](RawLocateFlags& r) { r.fault = "kill-rank=1,after-size=4K"; }},
-      {"--fault: 'slow-rank=x'", [](RawLocateFlags& r) { r.fault = "slow-rank=x"; }},
+  const BadFlag cases[] =
+      {
+          {"--budget", [](RawLocateFlags& r) { r.budget = "soon"; }},
+          {"--budget: must be at least 1 second", [](RawLocateFlags& r) { r.budget = "0.5"; }},
+          {"-b/--minbytes", [](RawLocateFlags& r) { r.min_bytes = "4X"; }},
+          {"-b/--minbytes: 2 is below 4 bytes", [](RawLocateFlags& r) { r.min_bytes = "2"; }},
+          {"-e/--maxbytes", [](RawLocateFlags& r) { r.max_bytes = "lots"; }},
+          {"-e/--maxbytes: 3 is below 4 bytes", [](RawLocateFlags& r) { r.max_bytes = "3"; }},
+          {"-b/--minbytes 1M is larger than -e/--maxbytes 4K",
+           [](RawLocateFlags& r) {
+    r.min_bytes = "1M";
+    r.max_bytes = "4K";
+           }},
+          {"--bootstrap: unknown value", [](RawLocateFlags& r) { r.bootstrap = "pigeon"; }},
+          {"--backend: unknown value", [](RawLocateFlags& r) { r.backend = "gloo"; }},
+          {"-T/--timeout", [](RawLocateFlags& r) { r.timeout = "-5"; }},
+          {"--fault: locate takes slow-rank", [](RawLocateFlags& r) { r.fault = "corrupt-rank=1"; }},
+          {"--fault: locate takes slow-rank", [](RawLocateFlags& r) { r.fault = "kill-rank=1,after-size=4K"; }},
+          {"--fault: 'slow-rank=x'", [](RawLocateFlags& r) { r.fault = "slow-rank=x"; }},
   };
   for (const auto& c : cases) {
     RawLocateFlags raw;
@@ -74,9 +75,9 @@ TEST(LocateCommandFlags, EveryFlagReachesTheCommand) {
   RawLocateFlags raw;
   CLI::App app;
   add_locate_flags(app, raw);
-  test_files::parse(app, {"--budget", "5", "-b", "64K", "-e", "8M", "-T", "30", "-J", "l.json", "--force", "--bootstrap",
-                          "single", "--backend", "bootstrap", "--no-progress", "--no-topology", "--fault",
-                          "slow-rank=1,delay-us=100,split-hosts=2"});
+  test_files::parse(app, {"--budget", "5", "-b", "64K", "-e", "8M", "-T", "30", "-J", "l.json", "--force",
+                          "--bootstrap", "single", "--backend", "bootstrap", "--no-progress", "--no-topology",
+                          "--fault", "slow-rank=1,delay-us=100,split-hosts=2"});
   const auto cmd = resolve_locate_flags(raw);
   ASSERT_TRUE(cmd.ok()) << cmd.status().message();
   EXPECT_DOUBLE_EQ(cmd->budget_s, 5);
@@ -119,7 +120,8 @@ TEST(LocateCommandExit, OneRankComparesNothingAndIsZero) {
   SignalStop signals;
   ::testing::internal::CaptureStdout();
   ::testing::internal::CaptureStderr();
-  const int code = print_result(locate_command(*cmd, {"collbench", "locate"}, signals, std::chrono::steady_clock::now()));
+  const int code = print_result(
+      locate_command(*cmd, {"collbench", "locate"}, signals, std::chrono::steady_clock::now()));
   const std::string err = ::testing::internal::GetCapturedStderr();
   const std::string out = ::testing::internal::GetCapturedStdout();
   EXPECT_EQ(code, 0) << out << err;

@@ -45,25 +45,26 @@ struct BadFlag {
 };
 
 TEST(ReportCommandFlags, EachBadValueIsAUsageErrorNamingItsFlag) {
-  const BadFlag cases[] = {
-      {"--format: unknown format 'pdf' (html, gbench, openmetrics)", [](RawReportFlags& r) { r.format = "pdf"; }},
-      {"--format gbench takes one run file",
-       [](RawReportFlags& r) {
-         r.format = "gbench";
-         r.files.push_back(run_file("same_noise.json"));
-       }},
-      {"--format openmetrics takes one run file",
-       [](RawReportFlags& r) {
-         r.format = "openmetrics";
-         r.files.push_back(run_file("same_noise.json"));
-       }},
-      {"--chart: unknown chart 'pie'", [](RawReportFlags& r) { r.chart = "pie"; }},
-      {"--flag-below", [](RawReportFlags& r) { r.flag_below = "2"; }},
-      {"--flag-below", [](RawReportFlags& r) { r.flag_below = "ten"; }},
-      {"-o/--output", [](RawReportFlags& r) { r.output = r.files[0]; }},
-      {"--svg", [](RawReportFlags& r) { r.svg = r.files[0]; }},
-      {"--csv", [](RawReportFlags& r) { r.csv = r.files[0]; }},
-  };
+  const BadFlag cases[] =
+      {
+          {"--format: unknown format 'pdf' (html, gbench, openmetrics)", [](RawReportFlags& r) { r.format = "pdf"; }},
+          {"--format gbench takes one run file",
+           [](RawReportFlags& r) {
+    r.format = "gbench";
+    r.files.push_back(run_file("same_noise.json"));
+           }},
+          {"--format openmetrics takes one run file",
+           [](RawReportFlags& r) {
+    r.format = "openmetrics";
+    r.files.push_back(run_file("same_noise.json"));
+           }},
+                {"--chart: unknown chart 'pie'", [](RawReportFlags& r) { r.chart = "pie"; }},
+                {"--flag-below", [](RawReportFlags& r) { r.flag_below = "2"; }},
+                {"--flag-below", [](RawReportFlags& r) { r.flag_below = "ten"; }},
+                {"-o/--output", [](RawReportFlags& r) { r.output = r.files[0]; }},
+                {"--svg", [](RawReportFlags& r) { r.svg = r.files[0]; }},
+                {"--csv", [](RawReportFlags& r) { r.csv = r.files[0]; }},
+                };
   for (const auto& c : cases) {
     RawReportFlags raw = of({"base.json"});
     c.edit(raw);

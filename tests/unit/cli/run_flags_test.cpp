@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench/cli/wiring/adapter_registry.hpp"
@@ -89,6 +90,24 @@ TEST(RunFlags, NcclTestsSpellings) {
   EXPECT_EQ(resolve_with([](RawRunFlags& r) { r.per_iter_timing = "2"; }).status().code(), ErrorCode::kUsage);
 }
 
+TEST(RunFlags, BlockingModesAreNcclTestsNumbers) {
+  const std::pair<const char*, engine::Blocking> modes[] = {{"0", engine::Blocking::kAsync},
+                                                            {"1", engine::Blocking::kSyncBarrier},
+                                                            {"2", engine::Blocking::kSync},
+                                                            {"3", engine::Blocking::kSyncUntimedBarrier}};
+  for (const auto& [flag, mode] : modes) {
+    RawRunFlags raw;
+    raw.blocking = flag;
+    const auto cmd = resolve_run_flags(raw);
+    ASSERT_TRUE(cmd.ok()) << cmd.status().message();
+    EXPECT_EQ(cmd->run.blocking, mode) << "-z " << flag;
+  }
+  EXPECT_EQ(resolve_run_flags(RawRunFlags{}).value().run.blocking, engine::Blocking::kAsync);
+  const auto four = resolve_with([](RawRunFlags& r) { r.blocking = "4"; });
+  EXPECT_EQ(four.status().code(), ErrorCode::kUsage);
+  EXPECT_NE(four.status().message().find("-z/--blocking"), std::string::npos);
+}
+
 TEST(RunFlags, AdjustmentsAreWarnedAsNcclTestsDoes) {
   // -G with -z 3: the blocking mode goes, the graph stays.
   auto graph = resolve_with([](RawRunFlags& r) {
@@ -96,7 +115,7 @@ TEST(RunFlags, AdjustmentsAreWarnedAsNcclTestsDoes) {
     r.blocking = "3";
   });
   ASSERT_TRUE(graph.ok()) << graph.status().message();
-  EXPECT_EQ(graph->run.blocking, 0);
+  EXPECT_EQ(graph->run.blocking, engine::Blocking::kAsync);
   ASSERT_EQ(graph->warnings.size(), 1u);
   EXPECT_NE(graph->warnings[0].find("-z 3"), std::string::npos);
   // -K without -I, or -I with -G, is dropped with a word.
@@ -123,7 +142,8 @@ TEST(RunFlags, NcclTestsVariables) {
   EXPECT_EQ(cmd->device.first_device, 4);
   EXPECT_DOUBLE_EQ(cmd->run.counts.alltoallv_spread, 0.25);
   // Clamped to [0, 1] as nccl-tests does; a value that does not parse whole is refused.
-  EXPECT_DOUBLE_EQ(resolve_with([](RawRunFlags& r) { r.env.alltoallv_spread = "7"; })->run.counts.alltoallv_spread, 1.0);
+  EXPECT_DOUBLE_EQ(resolve_with([](RawRunFlags& r) { r.env.alltoallv_spread = "7"; })->run.counts.alltoallv_spread,
+                   1.0);
   const auto bad = resolve_with([](RawRunFlags& r) { r.env.min_bw = "fast"; });
   EXPECT_EQ(bad.status().code(), ErrorCode::kUsage);
   EXPECT_NE(bad.status().message().find("NCCL_TESTS_MIN_BW"), std::string::npos);
@@ -167,7 +187,6 @@ TEST(ParseFault, HostAndRankCountsNeverWrap) {
   }
 }
 
-
 struct BadRunFlag {
   BadRunFlag(const char* name, void (*change)(RawRunFlags&), ErrorCode refusal = ErrorCode::kUsage)
       : flag(name), edit(change), code(refusal) {}
@@ -179,38 +198,39 @@ struct BadRunFlag {
 // Every flag resolve_run_flags checks (the launch modes and NCCL_TESTS_* are above), each
 // refused with an error that names it. health and the drop-ins share this resolver.
 TEST(RunFlags, EachBadValueIsRefusedNamingItsFlag) {
-  const BadRunFlag cases[] = {
-      {"collective: ", [](RawRunFlags& r) { r.collectives = {"all_mix"}; }},
-      {"-d/--datatype: ", [](RawRunFlags& r) { r.datatype = "float7"; }},
-      {"-o/--op: ", [](RawRunFlags& r) { r.op = "mean"; }},
-      {"-b/--minbytes: ", [](RawRunFlags& r) { r.min_bytes = "12X"; }},
-      {"-e/--maxbytes: ", [](RawRunFlags& r) { r.max_bytes = "1.5G"; }},
-      {"-b/--minbytes 1M is larger than -e/--maxbytes 1K",
-       [](RawRunFlags& r) {
-         r.min_bytes = "1M";
-         r.max_bytes = "1K";
-       }},
-      {"-f/--stepfactor and -i/--stepbytes exclude each other",
-       [](RawRunFlags& r) {
-         r.step_factor = "2";
-         r.step_bytes = "1K";
-       }},
-      {"-f/--stepfactor: 1 must be at least 2", [](RawRunFlags& r) { r.step_factor = "1"; }},
-      {"-f/--stepfactor: ", [](RawRunFlags& r) { r.step_factor = "x"; }},
-      {"-i/--stepbytes: must be at least 1 byte", [](RawRunFlags& r) { r.step_bytes = "0"; }},
-      {"-i/--stepbytes: ", [](RawRunFlags& r) { r.step_bytes = "x"; }},
-      {"-n/--iters: 0 is out of range", [](RawRunFlags& r) { r.iterations = "0"; }},
-      {"--min-time: ", [](RawRunFlags& r) { r.min_time = "x"; }},
-      {"--max-time: ", [](RawRunFlags& r) { r.max_time = "x"; }},
-      {"--min-time 2 / --max-time 1",
-       [](RawRunFlags& r) {
-         r.min_time = "2";
-         r.max_time = "1";
-       }},
+  const BadRunFlag cases[] =
+      {
+          {"collective: ", [](RawRunFlags& r) { r.collectives = {"all_mix"}; }},
+          {"-d/--datatype: ", [](RawRunFlags& r) { r.datatype = "float7"; }},
+          {"-o/--op: ", [](RawRunFlags& r) { r.op = "mean"; }},
+          {"-b/--minbytes: ", [](RawRunFlags& r) { r.min_bytes = "12X"; }},
+          {"-e/--maxbytes: ", [](RawRunFlags& r) { r.max_bytes = "1.5G"; }},
+          {"-b/--minbytes 1M is larger than -e/--maxbytes 1K",
+           [](RawRunFlags& r) {
+    r.min_bytes = "1M";
+    r.max_bytes = "1K";
+           }},
+          {"-f/--stepfactor and -i/--stepbytes exclude each other",
+           [](RawRunFlags& r) {
+    r.step_factor = "2";
+    r.step_bytes = "1K";
+           }},
+                   {"-f/--stepfactor: 1 must be at least 2", [](RawRunFlags& r) { r.step_factor = "1"; }},
+                   {"-f/--stepfactor: ", [](RawRunFlags& r) { r.step_factor = "x"; }},
+                   {"-i/--stepbytes: must be at least 1 byte", [](RawRunFlags& r) { r.step_bytes = "0"; }},
+                   {"-i/--stepbytes: ", [](RawRunFlags& r) { r.step_bytes = "x"; }},
+                   {"-n/--iters: 0 is out of range", [](RawRunFlags& r) { r.iterations = "0"; }},
+                   {"--min-time: ", [](RawRunFlags& r) { r.min_time = "x"; }},
+                   {"--max-time: ", [](RawRunFlags& r) { r.max_time = "x"; }},
+                   {"--min-time 2 / --max-time 1",
+                    [](RawRunFlags& r) {
+    r.min_time = "2";
+    r.max_time = "1";
+                    }},
       {"--min-time 0 / --max-time 0",
        [](RawRunFlags& r) {
-         r.min_time = "0";
-         r.max_time = "0";
+    r.min_time = "0";
+    r.max_time = "0";
        }},
       {"--target-spread: must be between 0% and 100%", [](RawRunFlags& r) { r.target_spread = "0%"; }},
       {"--target-spread: must be between 0% and 100%", [](RawRunFlags& r) { r.target_spread = "1"; }},
@@ -221,8 +241,7 @@ TEST(RunFlags, EachBadValueIsRefusedNamingItsFlag) {
       {"-a/--average: 4 is out of range", [](RawRunFlags& r) { r.average = "4"; }},
       {"-z/--blocking: 4 is out of range", [](RawRunFlags& r) { r.blocking = "4"; }},
       {"-N/--run_cycles: ", [](RawRunFlags& r) { r.run_cycles = "-1"; }},
-      {"-r/--root: ", [](RawRunFlags& r) { r.root = "first"; }},
-      {"--seed: ", [](RawRunFlags& r) { r.seed = "x"; }},
+      {"-r/--root: ", [](RawRunFlags& r) { r.root = "first"; }}, {"--seed: ", [](RawRunFlags& r) { r.seed = "x"; }},
       {"-p/--parallel_init: 2 is out of range", [](RawRunFlags& r) { r.parallel_init = "2"; }},
       {"-C/--report_cputime 1 is not supported", [](RawRunFlags& r) { r.report_cputime = "1"; },
        ErrorCode::kUnsupported},
@@ -240,11 +259,11 @@ TEST(RunFlags, EachBadValueIsRefusedNamingItsFlag) {
       {"--backend: unknown value 'gloo'", [](RawRunFlags& r) { r.backend = "gloo"; }},
       {"--metrics and -J/--output_file name the same file m.json",
        [](RawRunFlags& r) {
-         r.metrics_file = "m.json";
-         r.output_file = "m.json";
+    r.metrics_file = "m.json";
+    r.output_file = "m.json";
        }},
       {"--stagger-ms: ", [](RawRunFlags& r) { r.stagger_ms = "x"; }},
-  };
+      };
   for (const auto& c : cases) {
     RawRunFlags raw;
     c.edit(raw);

@@ -28,7 +28,8 @@ std::uint64_t nccl_peer_bytes(std::uint64_t total_bytes, double spread, int nran
   const int distance = (j - i + nranks) % nranks;
   const std::size_t sum_distances = static_cast<std::size_t>(nranks) * static_cast<std::size_t>(nranks - 1) / 2;
   const double uniform = static_cast<double>(total_bytes) / static_cast<double>(nranks);
-  const double dist = static_cast<double>(distance) * static_cast<double>(total_bytes) / static_cast<double>(sum_distances);
+  const double dist = static_cast<double>(distance) * static_cast<double>(total_bytes) /
+                      static_cast<double>(sum_distances);
   const double bytes = (1.0 - spread) * uniform + spread * dist;
   return static_cast<std::size_t>(bytes) & ~static_cast<std::size_t>(15);
 }
@@ -283,8 +284,10 @@ TEST(AlgbwBytes, MatchesNcclTestsForEveryCollective) {
   }
   // Written out: 1 MiB of floats on 8 ranks.
   const std::uint64_t count = 262144;
-  EXPECT_DOUBLE_EQ(algbw_bytes(Collective::kAllReduce, counts_for(Collective::kAllReduce, count, 4, 8), 4, 8), 1048576.0);
-  EXPECT_DOUBLE_EQ(algbw_bytes(Collective::kAllGather, counts_for(Collective::kAllGather, count, 4, 8), 4, 8), 1048576.0);
+  EXPECT_DOUBLE_EQ(algbw_bytes(Collective::kAllReduce, counts_for(Collective::kAllReduce, count, 4, 8), 4, 8),
+                   1048576.0);
+  EXPECT_DOUBLE_EQ(algbw_bytes(Collective::kAllGather, counts_for(Collective::kAllGather, count, 4, 8), 4, 8),
+                   1048576.0);
   EXPECT_DOUBLE_EQ(algbw_bytes(Collective::kAllToAll, counts_for(Collective::kAllToAll, count, 4, 8), 4, 8), 1048576.0);
   EXPECT_DOUBLE_EQ(algbw_bytes(Collective::kGather, counts_for(Collective::kGather, count, 4, 8), 4, 8), 1048576.0);
   // hypercube counts the bytes received from the n-1 others: param * (n-1).

@@ -37,7 +37,8 @@ TEST(TimeStats, EmptyAndSingle) {
 
 TEST(ProgressModel, ExtrapolatesLinearCost) {
   SweepPlan plan;
-  for (std::uint64_t s : {1000u, 2000u, 3000u, 4000u}) plan.rows.push_back({coll::Collective::kAllReduce, DataType::kFloat, ReduceOp::kSum, -1, s, {}});
+  for (std::uint64_t s : {1000u, 2000u, 3000u, 4000u})
+    plan.rows.push_back({coll::Collective::kAllReduce, DataType::kFloat, ReduceOp::kSum, -1, s, {}});
   ProgressModel model(plan, 1);
   // Each row costs 1 s + 1 ms per byte... i.e. 2, 3 s so far.
   model.after_row("all_reduce", 1000, 2.0);

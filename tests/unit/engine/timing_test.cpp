@@ -159,7 +159,7 @@ TEST(TimeLoop, BlockingModesSynchronizeEveryIteration) {
   bootstrap::SingleBootstrap boot;
   LoopTimes t;
   RunOptions o = options(3, 2, 0);
-  o.blocking = 2;
+  o.blocking = Blocking::kSync;
   ASSERT_TRUE(time_loop(*f.backend, boot, kCall, o, plan_of(3), nullptr, t).ok());
   EXPECT_EQ(f.comm->syncs, 4);
   EXPECT_EQ(t.operations, 6u);
@@ -171,11 +171,11 @@ TEST(TimeLoop, BarrierExcludedModeTimesOnlyLaunchAndWait) {
   bootstrap::SingleBootstrap boot;
   LoopTimes t;
   RunOptions o = options(4, 1, 0);
-  o.blocking = 3;
+  o.blocking = Blocking::kSyncUntimedBarrier;
   o.per_iteration_timing = true;
   ASSERT_TRUE(time_loop(*f.backend, boot, kCall, o, plan_of(4), nullptr, t).ok());
-  EXPECT_EQ(f.comm->syncs, 5);       // one per iteration, and the final one
-  EXPECT_EQ(f.clock->marked, 8);     // paired marks around each iteration's launch and wait
+  EXPECT_EQ(f.comm->syncs, 5);    // one per iteration, and the final one
+  EXPECT_EQ(f.clock->marked, 8);  // paired marks around each iteration's launch and wait
   EXPECT_EQ(t.iteration_us, std::vector<double>(4, 1.0));
 }
 
@@ -207,7 +207,7 @@ TEST(TimeLoop, GraphsCaptureOnceAndTimeOnlyTheReplays) {
   EXPECT_EQ(f.comm->launches, 0);  // nothing ran outside the capture
   EXPECT_EQ(f.comm->replays, 3);
   EXPECT_EQ(f.comm->syncs, 1);
-  EXPECT_EQ(t.operations, 30u);  // elapsed / (iterations x m x G)
+  EXPECT_EQ(t.operations, 30u);          // elapsed / (iterations x m x G)
   EXPECT_EQ(t.iteration_us.size(), 3u);  // one sample per replay
 }
 
@@ -243,7 +243,9 @@ TEST(Rotation, EveryOperationMovesBothBuffersThroughTheAllocation) {
   char send[8000];
   char recv[8000];
   const backend::Call call{coll::Collective::kAllReduce, DataType::kFloat, ReduceOp::kSum, 0, {}, send, recv, false};
-  ASSERT_TRUE(time_loop(*f.backend, boot, call, options(3, 2, 0), plan_of(3, rotation_for(1000, 4000, false)), nullptr, t).ok());
+  ASSERT_TRUE(
+      time_loop(*f.backend, boot, call, options(3, 2, 0), plan_of(3, rotation_for(1000, 4000, false)), nullptr, t)
+          .ok());
   ASSERT_EQ(f.comm->sends.size(), 6u);
   // Operations 0..5 of three groups of two: shifts 0, 1000, 2000, 3000, 0, 1000.
   const std::vector<std::ptrdiff_t> want = {0, 1000, 2000, 3000, 0, 1000};
@@ -273,7 +275,7 @@ TEST(CheckLaunchModes, RefusesWhatTheBackendCannotDo) {
   Fixture capable({true, true});
   EXPECT_TRUE(check_launch_modes(options(1, 4, 5), *capable.backend).ok());
   RunOptions blocking = options(1, 1, 5);
-  blocking.blocking = 1;
+  blocking.blocking = Blocking::kSyncBarrier;
   EXPECT_EQ(check_launch_modes(blocking, *capable.backend).code(), ErrorCode::kUsage);
 }
 
@@ -286,13 +288,13 @@ TEST(CommunicatorDefaults, LaunchModesAreRefusedWithTheBackendName) {
 }
 
 TEST(Measure, PrecisionNeedsEnoughSamplesTimeAndAnarrowInterval) {
-  Precision p;  // 10 samples, 0.05 s .. 0.5 s, 2 %
+  Precision p;                                            // 10 samples, 0.05 s .. 0.5 s, 2 %
   EXPECT_FALSE(precise_enough({5, 5, 0.1, 0.01}, p));     // too few samples
   EXPECT_FALSE(precise_enough({20, 20, 0.01, 0.01}, p));  // too short
   EXPECT_FALSE(precise_enough({20, 20, 0.1, 0.05}, p));   // too wide
   EXPECT_TRUE(precise_enough({20, 20, 0.1, 0.01}, p));
-  EXPECT_TRUE(precise_enough({20, 20, 0.6, 0.5}, p));         // out of time
-  EXPECT_TRUE(precise_enough({3, 100000, 0.01, 1.0}, p));     // out of iterations
+  EXPECT_TRUE(precise_enough({20, 20, 0.6, 0.5}, p));      // out of time
+  EXPECT_TRUE(precise_enough({3, 100000, 0.01, 1.0}, p));  // out of iterations
 }
 
 TEST(Measure, BatchesGrowToFillTheMinimumTime) {

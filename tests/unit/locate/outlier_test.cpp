@@ -58,8 +58,8 @@ TEST(Outlier, OneSlowAmongManyIsFlaggedWithItsFigures) {
   const std::vector<double> v = {10, 10.2, 9.9, 10.1, 4, 10};
   const auto j = judge(v, OutlierRule{});
   EXPECT_EQ(flags(v), (std::vector<bool>{false, false, false, false, true, false}));
-  EXPECT_DOUBLE_EQ(j[4].reference, 10);                      // median of the others
-  EXPECT_DOUBLE_EQ(j[4].spread, 0.5);                         // MAD 0.1, floored at 5 % of 10
+  EXPECT_DOUBLE_EQ(j[4].reference, 10);  // median of the others
+  EXPECT_DOUBLE_EQ(j[4].spread, 0.5);    // MAD 0.1, floored at 5 % of 10
   EXPECT_DOUBLE_EQ(j[4].distance_mads, 12);
   EXPECT_DOUBLE_EQ(j[4].gap, 0.6);
   EXPECT_LT(j[0].distance_mads, 0.5);
@@ -150,9 +150,7 @@ TEST(Outlier, WithoutAFloorTiedOthersPutALowerFigureInfinitelyFar) {
   EXPECT_DOUBLE_EQ(j[0].distance_mads, 0);
 }
 
-TEST(Outlier, ZeroReferenceIsNeverSlow) {
-  EXPECT_EQ(flags({0, 0, 0, -1}), (std::vector<bool>(4, false)));
-}
+TEST(Outlier, ZeroReferenceIsNeverSlow) { EXPECT_EQ(flags({0, 0, 0, -1}), (std::vector<bool>(4, false))); }
 
 TEST(Outlier, NoiseWithinTenPercentIsNeverFlagged) {
   std::mt19937 gen(7);

@@ -73,12 +73,13 @@ TEST(Plan, SizesLeaveRoomForSlowRounds) {
     const PlanInputs in = inputs(seconds);
     const auto p = plan_locate(in);
     ASSERT_FALSE(p.pairs.skipped) << seconds;
-    const double one_pass_at_minimum = static_cast<double>(in.pairs.minimum + in.pairs.warmup) * in.p2p.at(p.pairs.sizes.front()) *
-                                       in.pair_rounds;
+    const double one_pass_at_minimum = static_cast<double>(in.pairs.minimum + in.pairs.warmup) *
+                                       in.p2p.at(p.pairs.sizes.front()) * in.pair_rounds;
     EXPECT_LE(4 * one_pass_at_minimum, p.pairs.seconds) << seconds;
     double sweep = 0;
     for (auto size : p.straggler.sizes) sweep += in.all_reduce.at(size);
-    EXPECT_LE(4 * static_cast<double>(in.straggler.minimum + in.straggler.warmup) * sweep, p.straggler.seconds) << seconds;
+    EXPECT_LE(4 * static_cast<double>(in.straggler.minimum + in.straggler.warmup) * sweep, p.straggler.seconds)
+        << seconds;
   }
 }
 
@@ -140,11 +141,11 @@ TEST(Plan, OneRankOrOneHost) {
 
 TEST(Plan, IterationsThatFit) {
   const Repetitions reps{1, 5, 10, 50};
-  constexpr double kCost = 1.0 / 128;  // exact in binary, so the counts below are too
-  EXPECT_EQ(iterations_that_fit(1.0, 1, kCost, 0, reps), 50u);      // 127 fit, capped
-  EXPECT_EQ(iterations_that_fit(0.25, 2, kCost, 0, reps), 15u);     // 16 per step minus warm-up
+  constexpr double kCost = 1.0 / 128;                                // exact in binary, so the counts below are too
+  EXPECT_EQ(iterations_that_fit(1.0, 1, kCost, 0, reps), 50u);       // 127 fit, capped
+  EXPECT_EQ(iterations_that_fit(0.25, 2, kCost, 0, reps), 15u);      // 16 per step minus warm-up
   EXPECT_EQ(iterations_that_fit(0.25, 2, kCost, 0.0625, reps), 7u);  // the exchange costs half a step
-  EXPECT_EQ(iterations_that_fit(0.0625, 2, kCost, 0, reps), 0u);    // below the minimum
+  EXPECT_EQ(iterations_that_fit(0.0625, 2, kCost, 0, reps), 0u);     // below the minimum
   EXPECT_EQ(iterations_that_fit(1.0, 0, kCost, 0, reps), 0u);
   EXPECT_EQ(iterations_that_fit(-1.0, 1, kCost, 0, reps), 0u);
 }

@@ -87,9 +87,7 @@ TEST(RoundRobin, PartnersAreMutual) {
   }
 }
 
-std::vector<RankPlace> two_hosts_of_three() {
-  return {{"a", 0}, {"a", 1}, {"a", 2}, {"b", 0}, {"b", 1}, {"b", 2}};
-}
+std::vector<RankPlace> two_hosts_of_three() { return {{"a", 0}, {"a", 1}, {"a", 2}, {"b", 0}, {"b", 1}, {"b", 2}}; }
 
 TEST(Groups, HostsInOrderOfFirstAppearance) {
   const std::vector<RankPlace> places = {{"b", 0}, {"a", 0}, {"b", 1}, {"a", 1}};

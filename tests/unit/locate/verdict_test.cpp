@@ -11,6 +11,7 @@
 namespace collbench::engine::locate {
 namespace {
 
+using report::LocateRecheck;
 using report::LocateVerdict;
 
 // `hosts` hosts of `per_host` ranks each, in blocks.
@@ -104,8 +105,8 @@ TEST(Verdict, SlowRankIsNamedOnceItsPairsAreExplained) {
   m.pairs = all_pairs(m.places, [&](int a, int b) { return a == 2 || b == 2 ? 0.4 : healthy(m.places, a, b); });
   const Verdict v = decide(m, OutlierRule{});
   EXPECT_EQ(v.verdict, LocateVerdict::kOutlier);
-  EXPECT_EQ(named(v), (std::vector<std::string>{"rank 2 by all_reduce arrival",
-                                                "rank 2 by ranks over their intra-host pairs"}));
+  EXPECT_EQ(named(v),
+            (std::vector<std::string>{"rank 2 by all_reduce arrival", "rank 2 by ranks over their intra-host pairs"}));
   const auto* f = figure(v, "intra-host pairs", "pair 1-2");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->set_aside, "explained by rank 2, named above");
@@ -164,7 +165,7 @@ TEST(Verdict, SuspectIsJudgedAgainstItsControlMeasuredAloneInTurn) {
   const Verdict slow_machine = decide(m, OutlierRule{});
   EXPECT_EQ(slow_machine.verdict, LocateVerdict::kNoOutlier);
   const auto* f = figure(slow_machine, "intra-host pairs", "pair 1-4");
-  EXPECT_EQ(f->recheck, "not_confirmed");
+  EXPECT_EQ(f->recheck, LocateRecheck::kNotConfirmed);
   ASSERT_EQ(f->details.size(), 4u);
   EXPECT_EQ(f->details[2].name, "control_gbps");
   EXPECT_EQ(f->details[3].name, "control_gap");
@@ -183,7 +184,7 @@ TEST(Verdict, SuspectTheConfirmationCouldNotMeasureIsNotNamed) {
   const Verdict v = decide(m, OutlierRule{});
   EXPECT_EQ(v.verdict, LocateVerdict::kNoOutlier);
   const auto* f = figure(v, "intra-host pairs", "pair 1-4");
-  EXPECT_EQ(f->recheck, "not_measured");
+  EXPECT_EQ(f->recheck, LocateRecheck::kNotMeasured);
   EXPECT_FALSE(f->outlier);
 }
 
@@ -211,12 +212,12 @@ TEST(Verdict, SuspectFastAloneIsNotNamed) {
   const Verdict fast = decide(m, OutlierRule{});
   EXPECT_EQ(fast.verdict, LocateVerdict::kNoOutlier);
   const auto* f = figure(fast, "intra-host pairs", "pair 1-4");
-  EXPECT_EQ(f->recheck, "not_confirmed");
+  EXPECT_EQ(f->recheck, LocateRecheck::kNotConfirmed);
   EXPECT_FALSE(f->outlier);
   m.rechecks = {{{1, 4}, 6.5, {}, 0, 0}};
   const Verdict slow = decide(m, OutlierRule{});
   EXPECT_EQ(named(slow), (std::vector<std::string>{"pair 1-4 by intra-host pairs"}));
-  EXPECT_EQ(figure(slow, "intra-host pairs", "pair 1-4")->recheck, "confirmed");
+  EXPECT_EQ(figure(slow, "intra-host pairs", "pair 1-4")->recheck, LocateRecheck::kConfirmed);
 }
 
 TEST(Verdict, HostWithASlowNicNamesTheHost) {
@@ -276,7 +277,7 @@ TEST(Verdict, ARankWithOneSlowPairLeftIsNotBlamed) {
   // Without arrival figures rank 2 is accused by its pairs alone, but 95 % below the others:
   // contention beside other traffic does not explain that, and no recheck is needed.
   EXPECT_TRUE(suspects(v).empty());
-  EXPECT_EQ(figure(v, "ranks over their inter-host pairs", "rank 2")->recheck, "decisive");
+  EXPECT_EQ(figure(v, "ranks over their inter-host pairs", "rank 2")->recheck, LocateRecheck::kDecisive);
   m.confirmation_done = true;
   EXPECT_EQ(named(decide(m, OutlierRule{})), (std::vector<std::string>{"rank 2 by ranks over their inter-host pairs"}));
 }
@@ -301,10 +302,11 @@ TEST(Verdict, ARankModeratelyBelowIsRecheckedOnItsBestPairsBesideAControl) {
   }
   m.confirmation_done = true;
   m.rechecks = {{{0, 2}, 10.1, s[0].control, 20.0, 0.49}, {{1, 2}, 9.9, s[1].control, 20.1, 0.51}};
-  EXPECT_EQ(figure(decide(m, OutlierRule{}), "ranks over their intra-host pairs", "rank 2")->recheck, "confirmed");
+  EXPECT_EQ(figure(decide(m, OutlierRule{}), "ranks over their intra-host pairs", "rank 2")->recheck,
+            LocateRecheck::kConfirmed);
   m.rechecks = {{{0, 2}, 19.0, s[0].control, 20.0, 0.05}, {{1, 2}, 19.5, s[1].control, 20.1, 0.03}};
   const Verdict cleared = decide(m, OutlierRule{});
-  EXPECT_EQ(figure(cleared, "ranks over their intra-host pairs", "rank 2")->recheck, "not_confirmed");
+  EXPECT_EQ(figure(cleared, "ranks over their intra-host pairs", "rank 2")->recheck, LocateRecheck::kNotConfirmed);
   EXPECT_TRUE(cleared.findings.empty());
 }
 
@@ -387,23 +389,24 @@ TEST(Verdict, RankSlowOnlyBesideOtherTrafficIsCleared) {
     return a == 0 && b == 1 ? 9.9 : 5.1;
   });
   const Verdict before = decide(m, OutlierRule{});
-  EXPECT_EQ(named(before), (std::vector<std::string>{"rank 2 by all_reduce arrival",
-                                                     "rank 2 by ranks over their intra-host pairs",
-                                                     "rank 3 by ranks over their intra-host pairs"}));
+  EXPECT_EQ(named(before),
+            (std::vector<std::string>{"rank 2 by all_reduce arrival", "rank 2 by ranks over their intra-host pairs",
+                                      "rank 3 by ranks over their intra-host pairs"}));
   EXPECT_EQ(suspect_ranks(before), (std::vector<std::vector<int>>{{0, 3}, {1, 3}}));
   for (const auto& x : suspects(before)) EXPECT_EQ(x.control, (std::vector<int>{0, 1}));
   m.confirmation_done = true;
   m.rechecks = {{{0, 3}, 9.7, {}, 0, 0}, {{1, 3}, 9.8, {}, 0, 0}};
   const Verdict after = decide(m, OutlierRule{});
-  EXPECT_EQ(named(after), (std::vector<std::string>{"rank 2 by all_reduce arrival",
-                                                    "rank 2 by ranks over their intra-host pairs"}));
+  EXPECT_EQ(named(after),
+            (std::vector<std::string>{"rank 2 by all_reduce arrival", "rank 2 by ranks over their intra-host pairs"}));
   const auto* r3 = figure(after, "ranks over their intra-host pairs", "rank 3");
-  EXPECT_EQ(r3->recheck, "not_confirmed");
+  EXPECT_EQ(r3->recheck, LocateRecheck::kNotConfirmed);
   EXPECT_FALSE(r3->outlier);
   EXPECT_EQ(figure(after, "intra-host pairs", "pair 0-3")->set_aside, "");  // judged as a pair, not explained
   // Rechecks that are slow too keep rank 3 named.
   m.rechecks = {{{0, 3}, 5.0, {}, 0, 0}, {{1, 3}, 5.2, {}, 0, 0}};
-  EXPECT_EQ(figure(decide(m, OutlierRule{}), "ranks over their intra-host pairs", "rank 3")->recheck, "confirmed");
+  EXPECT_EQ(figure(decide(m, OutlierRule{}), "ranks over their intra-host pairs", "rank 3")->recheck,
+            LocateRecheck::kConfirmed);
 }
 
 // Seen in the 4-rank test beside a loaded machine: once rank 2 is named, three ranks are left,
@@ -426,10 +429,11 @@ TEST(Verdict, FarBelowOnlyTwoOthersIsRecheckedNotDecisive) {
   const auto* r3 = figure(v, "ranks over their intra-host pairs", "rank 3");
   ASSERT_NE(r3, nullptr);
   EXPECT_GE(r3->gap, OutlierRule{}.decisive_gap);
-  EXPECT_EQ(r3->recheck, "");  // provisional: the confirmation measures it
+  EXPECT_EQ(r3->recheck, LocateRecheck::kNone);  // provisional: the confirmation measures it
   EXPECT_EQ(suspect_ranks(v), (std::vector<std::vector<int>>{{1, 3}, {0, 3}}));
   m.confirmation_done = true;
-  EXPECT_EQ(figure(decide(m, OutlierRule{}), "ranks over their intra-host pairs", "rank 3")->recheck, "not_measured");
+  EXPECT_EQ(figure(decide(m, OutlierRule{}), "ranks over their intra-host pairs", "rank 3")->recheck,
+            LocateRecheck::kNotMeasured);
 }
 
 // A rank is confirmed when even its best pair was behind that pair's control every time: one
@@ -441,15 +445,18 @@ TEST(Verdict, RankIsConfirmedOnlyWhenEachRecheckedPairStaysBehind) {
   m.rechecks = {{{0, 3}, 2.2, {0, 1}, 3.0, 0.27}, {{1, 3}, 2.5, {0, 1}, 7.9, 0.68}};
   const Verdict v = decide(m, OutlierRule{});
   const auto* cleared = figure(v, "ranks over their intra-host pairs", "rank 3");
-  EXPECT_EQ(cleared->recheck, "not_confirmed");
+  EXPECT_EQ(cleared->recheck, LocateRecheck::kNotConfirmed);
   EXPECT_FALSE(cleared->outlier);
   m.rechecks = {{{0, 3}, 2.2, {0, 1}, 7.5, 0.66}, {{1, 3}, 2.5, {0, 1}, 7.9, 0.68}};
-  EXPECT_EQ(figure(decide(m, OutlierRule{}), "ranks over their intra-host pairs", "rank 3")->recheck, "confirmed");
+  EXPECT_EQ(figure(decide(m, OutlierRule{}), "ranks over their intra-host pairs", "rank 3")->recheck,
+            LocateRecheck::kConfirmed);
   // The budget held only the best pair (1-3, measured first): it decides alone.
   m.rechecks = {{{1, 3}, 2.5, {0, 1}, 7.9, 0.68}};
-  EXPECT_EQ(figure(decide(m, OutlierRule{}), "ranks over their intra-host pairs", "rank 3")->recheck, "confirmed");
+  EXPECT_EQ(figure(decide(m, OutlierRule{}), "ranks over their intra-host pairs", "rank 3")->recheck,
+            LocateRecheck::kConfirmed);
   m.rechecks = {{{1, 3}, 7.5, {0, 1}, 7.9, 0.05}};
-  EXPECT_EQ(figure(decide(m, OutlierRule{}), "ranks over their intra-host pairs", "rank 3")->recheck, "not_confirmed");
+  EXPECT_EQ(figure(decide(m, OutlierRule{}), "ranks over their intra-host pairs", "rank 3")->recheck,
+            LocateRecheck::kNotConfirmed);
 }
 
 // The 3x2 namespace cluster with h2 at a twentieth (a trial that named nothing): arrival sees
@@ -476,7 +483,7 @@ TEST(Verdict, SlowHostOfThreeIsNamedThoughItsRanksAreAlike) {
   EXPECT_EQ(named(v), (std::vector<std::string>{"rank 2 by ranks over their inter-host pairs",
                                                 "rank 3 by ranks over their inter-host pairs",
                                                 "host node1 by every rank of the host named"}));
-  EXPECT_EQ(figure(v, "ranks over their inter-host pairs", "rank 3")->recheck, "decisive");
+  EXPECT_EQ(figure(v, "ranks over their inter-host pairs", "rank 3")->recheck, LocateRecheck::kDecisive);
 }
 
 TEST(Verdict, LeastGapIsBehindInEveryAlternationButAControlStall) {

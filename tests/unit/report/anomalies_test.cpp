@@ -14,7 +14,7 @@ namespace {
 struct RowSpec {
   std::uint64_t size;
   double busbw;
-  double time_us = 10;        // the headline (a mean)
+  double time_us = 10;  // the headline (a mean)
   double median_us = 10;
   double ci = 0.01;
   double far_share = 0;
@@ -49,6 +49,7 @@ RunContext host_context(std::uint64_t llc_bytes, int ranks) {
   RunContext ctx;
   ctx.backend = "mpi";
   ctx.memory = "host";
+  ctx.allocates_per_call = true;  // as MPI's entry declares
   ctx.llc_bytes = llc_bytes;
   for (int r = 0; r < ranks; ++r) ctx.ranks.push_back({r, "vm", 0, 0, "cpu", "", "", 0});
   return ctx;
@@ -67,9 +68,9 @@ std::vector<RowSpec> host_sweep() {
 }
 
 TEST(Anomalies, ACleanSweepHasNone) {
-  EXPECT_TRUE(find_anomalies(rows_of({{64 << 10, 5}, {128 << 10, 6}, {256 << 10, 6.5}, {512 << 10, 6.6}}),
-                             host_context(0, 2))
-                  .empty());
+  EXPECT_TRUE(
+      find_anomalies(rows_of({{64 << 10, 5}, {128 << 10, 6}, {256 << 10, 6.5}, {512 << 10, 6.6}}), host_context(0, 2))
+          .empty());
 }
 
 TEST(Anomalies, OneSlowIterationInAHundredThousandIsNoSpread) {
@@ -91,7 +92,7 @@ TEST(Anomalies, AHeadlineUnderAQuarterOffATightMedianIsNoSpread) {
 TEST(Anomalies, APeriodicStallIsASpreadWithItsFigures) {
   const auto found = find_anomalies(rows_of({{256 << 10, 2, 900, 100, 0.01, 0.2}}), host_context(0, 2));
   ASSERT_EQ(found.size(), 1u);
-  EXPECT_EQ(found[0].kind, "spread");
+  EXPECT_EQ(found[0].kind, AnomalyKind::kSpread);
   EXPECT_FALSE(found[0].explained);
   EXPECT_EQ(found[0].placement, "both");
   EXPECT_NE(found[0].message.find("800% above the median 100 us"), std::string::npos) << found[0].message;
@@ -99,9 +100,9 @@ TEST(Anomalies, APeriodicStallIsASpreadWithItsFigures) {
 }
 
 TEST(Anomalies, RepeatedFindingsAreOneLineWithTheirSizes) {
-  const auto found = find_anomalies(rows_of({{8, 0.1, 30, 10, 0.01, 0.1}, {16, 0.2, 30, 10, 0.01, 0.1},
-                                             {32, 0.4, 30, 10, 0.01, 0.1}}),
-                                    host_context(0, 2));
+  const auto found = find_anomalies(
+      rows_of({{8, 0.1, 30, 10, 0.01, 0.1}, {16, 0.2, 30, 10, 0.01, 0.1}, {32, 0.4, 30, 10, 0.01, 0.1}}),
+      host_context(0, 2));
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].sizes, (std::vector<std::uint64_t>{8, 16, 32}));
   EXPECT_NE(found[0].message.find("also at 16 B, 32 B"), std::string::npos) << found[0].message;
@@ -116,7 +117,7 @@ TEST(Anomalies, OneSizeSlowedThreeTimesIsADip) {
   const auto found = find_anomalies(rows_of({{256 << 10, 3.0}, {512 << 10, 3.6 / 3}, {1 << 20, 4.0}, {2 << 20, 4.1}}),
                                     host_context(0, 2));
   ASSERT_EQ(found.size(), 1u);
-  EXPECT_EQ(found[0].kind, "dip");
+  EXPECT_EQ(found[0].kind, AnomalyKind::kDip);
   EXPECT_EQ(found[0].size_bytes, 512u << 10);
 }
 
@@ -124,14 +125,14 @@ TEST(Anomalies, TheCacheCliffOnHostMemoryIsANoteNotAnAnomaly) {
   // 2 ranks, 32 MiB last-level cache: at 8 MiB their data (3 buffers x 2 ranks) is 48 MiB.
   const auto found = find_anomalies(rows_of(host_sweep()), host_context(32u << 20, 2));
   ASSERT_EQ(found.size(), 1u);
-  EXPECT_EQ(found[0].kind, "cache");
+  EXPECT_EQ(found[0].kind, AnomalyKind::kCache);
   EXPECT_TRUE(found[0].explained);
   EXPECT_EQ(found[0].size_bytes, 8u << 20);
   EXPECT_NE(found[0].message.find("32 MiB last-level cache"), std::string::npos) << found[0].message;
   // Without the cache's size, the same drop is an anomaly of unknown cause.
   const auto unknown = find_anomalies(rows_of(host_sweep()), host_context(0, 2));
   ASSERT_FALSE(unknown.empty());
-  EXPECT_EQ(unknown[0].kind, "drop");
+  EXPECT_EQ(unknown[0].kind, AnomalyKind::kDrop);
   EXPECT_NE(unknown[0].message.find("cause unknown"), std::string::npos);
 }
 
@@ -139,8 +140,55 @@ TEST(Anomalies, ADropWhileTheDataStillFitsTheCacheIsNotExplainedByIt) {
   // The same drop at 8 MiB, with a 1 GiB cache: the cache does not explain it.
   const auto found = find_anomalies(rows_of(host_sweep()), host_context(1u << 30, 2));
   ASSERT_FALSE(found.empty());
-  EXPECT_EQ(found[0].kind, "drop");
+  EXPECT_EQ(found[0].kind, AnomalyKind::kDrop);
   EXPECT_FALSE(found[0].explained);
+}
+
+// A plateau at 10 GB/s up to 16 MiB, then 2 GB/s from 32 MiB (glibc's largest mmap threshold).
+std::vector<RowSpec> cliff_at_32_mib() {
+  std::vector<RowSpec> out;
+  for (std::uint64_t size = 64u << 10; size <= (64u << 20); size *= 2) {
+    out.push_back({size, size >= (32u << 20) ? 2.0 : 10.0});
+  }
+  return out;
+}
+
+TEST(Anomalies, ALibraryThatAllocatesPerCallExplainsADropAtTheMmapThreshold) {
+  const auto found = find_anomalies(rows_of(cliff_at_32_mib()), host_context(0, 2));
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].kind, AnomalyKind::kDrop);
+  EXPECT_EQ(found[0].size_bytes, 32u << 20);
+  EXPECT_NE(found[0].message.find("--malloc-keep removes this"), std::string::npos) << found[0].message;
+  // Neither with --malloc-keep nor on a backend that does not allocate per call.
+  RunContext kept = host_context(0, 2);
+  kept.config.malloc_keep = true;
+  RunContext own = host_context(0, 2);
+  own.allocates_per_call = false;
+  for (const RunContext& ctx : {kept, own}) {
+    const auto other = find_anomalies(rows_of(cliff_at_32_mib()), ctx);
+    ASSERT_EQ(other.size(), 1u);
+    EXPECT_NE(other[0].message.find("cause unknown"), std::string::npos) << other[0].message;
+  }
+}
+
+TEST(Anomalies, TheAllocationCliffIsNotMistakenForTheCache) {
+  // 2 ranks, 32 MiB last-level cache: their data left it long before; the fall at 32 MiB is
+  // the per-call allocation where the library makes one, the cache where it does not.
+  const auto cliff = find_anomalies(rows_of(cliff_at_32_mib()), host_context(32u << 20, 2));
+  ASSERT_EQ(cliff.size(), 2u);
+  EXPECT_EQ(cliff[0].kind, AnomalyKind::kDrop);
+  EXPECT_EQ(cliff[0].sizes, std::vector<std::uint64_t>{32u << 20});
+  EXPECT_FALSE(cliff[0].explained);
+  // Past the cliff, the size that does not fall again is the cache's.
+  EXPECT_EQ(cliff[1].kind, AnomalyKind::kCache);
+  EXPECT_EQ(cliff[1].size_bytes, 64u << 20);
+  RunContext own = host_context(32u << 20, 2);
+  own.allocates_per_call = false;
+  const auto cache = find_anomalies(rows_of(cliff_at_32_mib()), own);
+  ASSERT_EQ(cache.size(), 1u);
+  EXPECT_EQ(cache[0].kind, AnomalyKind::kCache);
+  EXPECT_EQ(cache[0].size_bytes, 32u << 20);
+  EXPECT_TRUE(cache[0].explained);
 }
 
 }  // namespace

@@ -38,7 +38,8 @@ std::string parse_error(const std::string& text) {
 std::vector<SizeRecord> rows() {
   std::vector<SizeRecord> out;
   SizeRecord r = sized("all_reduce", "sum", 8, 2);
-  r.placements = {measured(Placement::kOutOfPlace, 20, 0.0004, 0.0008), measured(Placement::kInPlace, 30, 0.0003, 0.0005)};
+  r.placements = {measured(Placement::kOutOfPlace, 20, 0.0004, 0.0008),
+                  measured(Placement::kInPlace, 30, 0.0003, 0.0005)};
   out.push_back(r);
   r = sized("all_reduce", "sum", 1048576, 262144);
   r.placements = {measured(Placement::kOutOfPlace, 400, 2.6, 5.2), measured(Placement::kInPlace, 500, 2.1, 4.2)};
@@ -74,16 +75,19 @@ TEST(ExpectFile, RefusesMalformedFilesWithOneLine) {
   EXPECT_NE(parse_error("{not json").find("not JSON"), std::string::npos);
   EXPECT_NE(parse_error("[]").find("expected an object"), std::string::npos);
   EXPECT_NE(parse_error(R"({"schema": "collbench.run", "version": 1, "rows": []})").find("schema"), std::string::npos);
-  EXPECT_NE(parse_error(R"({"schema": "collbench.expect", "version": 2, "rows": []})").find("version"), std::string::npos);
+  EXPECT_NE(parse_error(R"({"schema": "collbench.expect", "version": 2, "rows": []})").find("version"),
+            std::string::npos);
   EXPECT_NE(parse_error(head + "[]}").find("rows: expected a non-empty array"), std::string::npos);
   EXPECT_NE(parse_error(head + R"([{"collective": "all_reduce", "size_bytes": 8, "min_bw": 1}]})")
                 .find("rows[0]: unknown key 'min_bw'"),
             std::string::npos);
-  EXPECT_NE(parse_error(head + R"([{"collective": "all_reduce", "min_busbw_gbps": 1}]})").find("missing \"size_bytes\""),
-            std::string::npos);
+  EXPECT_NE(
+      parse_error(head + R"([{"collective": "all_reduce", "min_busbw_gbps": 1}]})").find("missing \"size_bytes\""),
+      std::string::npos);
   EXPECT_NE(parse_error(head + R"([{"collective": "all_reduce", "size_bytes": 8}]})").find("exactly one bound"),
             std::string::npos);
-  EXPECT_NE(parse_error(head + R"([{"collective": "all_reduce", "size_bytes": 8, "min_busbw_gbps": 1, "max_time_us": 5}]})")
+  EXPECT_NE(parse_error(head +
+                        R"([{"collective": "all_reduce", "size_bytes": 8, "min_busbw_gbps": 1, "max_time_us": 5}]})")
                 .find("exactly one bound"),
             std::string::npos);
   EXPECT_NE(parse_error(head + R"([{"collective": "all_reduce", "size_bytes": 8, "min_busbw_gbps": -1}]})")
@@ -95,8 +99,9 @@ TEST(ExpectFile, RefusesMalformedFilesWithOneLine) {
   EXPECT_NE(parse_error(head + R"([{"collective": "all_reduce", "size_bytes": "8Q", "min_busbw_gbps": 1}]})")
                 .find("rows[0].size_bytes"),
             std::string::npos);
-  EXPECT_NE(parse_error(head + R"([{"collective": "", "size_bytes": 8, "min_busbw_gbps": 1}]})").find("rows[0].collective"),
-            std::string::npos);
+  EXPECT_NE(
+      parse_error(head + R"([{"collective": "", "size_bytes": 8, "min_busbw_gbps": 1}]})").find("rows[0].collective"),
+      std::string::npos);
   EXPECT_NE(parse_error(head + R"([{"collective": "all_reduce", "size_bytes": 8, "min_busbw_gbps": 1,
                                     "placement": "sideways"}]})")
                 .find("rows[0].placement"),
@@ -105,7 +110,8 @@ TEST(ExpectFile, RefusesMalformedFilesWithOneLine) {
 
 // A share of the placement's busbw bound becomes a figure once the bound is known.
 TEST(Expectations, AShareOfTheBusbwBound) {
-  std::vector<Expectation> e = parsed(R"([{"collective": "all_reduce", "size_bytes": "1M", "min_busbw_percent_of_bound": 60},
+  std::vector<Expectation> e = parsed(
+      R"([{"collective": "all_reduce", "size_bytes": "1M", "min_busbw_percent_of_bound": 60},
                                           {"collective": "all_reduce", "size_bytes": 8, "max_time_us": 50}])");
   ASSERT_EQ(e.size(), 2u);
   EXPECT_EQ(e[0].bound, ExpectBound::kMinBusbw);
@@ -129,7 +135,8 @@ TEST(Expectations, AShareOfTheBusbwBound) {
 }
 
 TEST(Expectations, WorstPlacementDecides) {
-  const auto r = check_expectations(rows(), parsed(R"([{"collective": "all_reduce", "size_bytes": 1048576, "min_busbw_gbps": 4.5},
+  const auto r = check_expectations(
+      rows(), parsed(R"([{"collective": "all_reduce", "size_bytes": 1048576, "min_busbw_gbps": 4.5},
       {"collective": "all_reduce", "size_bytes": 1048576, "min_busbw_gbps": 4.0},
       {"collective": "all_reduce", "size_bytes": 1048576, "min_busbw_gbps": 4.5, "placement": "out_of_place"},
       {"collective": "all_reduce", "size_bytes": 8, "max_time_us": 25},
@@ -148,7 +155,8 @@ TEST(Expectations, WorstPlacementDecides) {
   EXPECT_TRUE(r[4].passed) << "the bound itself passes";
   EXPECT_FALSE(r[5].passed);
   EXPECT_EQ(expectations_met(r).code(), ErrorCode::kBelowExpectation);
-  EXPECT_NE(expectations_met(r).message().find("3 of 6 expectations failed (--expect): all_reduce 1048576 B: busbw 4.2"),
+  EXPECT_NE(expectations_met(r).message().find(
+                "3 of 6 expectations failed (--expect): all_reduce 1048576 B: busbw 4.2"),
             std::string::npos)
       << expectations_met(r).message();
   EXPECT_TRUE(expectations_met({r[1], r[2], r[4]}).ok());
@@ -156,7 +164,8 @@ TEST(Expectations, WorstPlacementDecides) {
 }
 
 TEST(Expectations, UnmeasuredRowsFail) {
-  const auto r = check_expectations(rows(), parsed(R"([{"collective": "all_reduce", "size_bytes": 2097152, "min_busbw_gbps": 0.1},
+  const auto r = check_expectations(
+      rows(), parsed(R"([{"collective": "all_reduce", "size_bytes": 2097152, "min_busbw_gbps": 0.1},
       {"collective": "all_reduce", "size_bytes": 4096, "min_busbw_gbps": 0.1},
       {"collective": "broadcast", "size_bytes": 8, "max_time_us": 1000},
       {"collective": "all_reduce", "size_bytes": 8, "dtype": "double", "max_time_us": 1000},
@@ -188,7 +197,8 @@ TEST(Expectations, EveryCycleCountsAndNanFails) {
 
 TEST(Expectations, RoundTripThroughTheRunDocument) {
   RunDocument d = testing::sample_document();
-  d.summary.expectations = check_expectations(d.rows, parsed(R"([{"collective": "all_reduce", "size_bytes": 1048576, "min_busbw_gbps": 50, "dtype": "float"},
+  d.summary.expectations = check_expectations(
+      d.rows, parsed(R"([{"collective": "all_reduce", "size_bytes": 1048576, "min_busbw_gbps": 50, "dtype": "float"},
       {"collective": "all_reduce", "size_bytes": 64, "max_time_us": 5, "placement": "in_place"}])"));
   const std::string text = to_json_text(d);
   auto back = parse_run_json(text);

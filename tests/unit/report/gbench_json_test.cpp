@@ -25,21 +25,28 @@ bool same_kind(Json::value_t a, Json::value_t b) {
   return a == b || (integer(a) && integer(b));
 }
 
-const std::vector<Field> kContext = {
-    {"date", Json::value_t::string},          {"host_name", Json::value_t::string},
-    {"executable", Json::value_t::string},    {"num_cpus", Json::value_t::number_integer},
-    {"mhz_per_cpu", Json::value_t::number_integer}, {"cpu_scaling_enabled", Json::value_t::boolean},
-    {"caches", Json::value_t::array},         {"load_avg", Json::value_t::array},
-    {"library_build_type", Json::value_t::string}};
+const std::vector<Field> kContext = {{"date", Json::value_t::string},
+                                     {"host_name", Json::value_t::string},
+                                     {"executable", Json::value_t::string},
+                                     {"num_cpus", Json::value_t::number_integer},
+                                     {"mhz_per_cpu", Json::value_t::number_integer},
+                                     {"cpu_scaling_enabled", Json::value_t::boolean},
+                                     {"caches", Json::value_t::array},
+                                     {"load_avg", Json::value_t::array},
+                                     {"library_build_type", Json::value_t::string}};
 
-const std::vector<Field> kIteration = {
-    {"name", Json::value_t::string},          {"family_index", Json::value_t::number_integer},
-    {"per_family_instance_index", Json::value_t::number_integer},
-    {"run_name", Json::value_t::string},      {"run_type", Json::value_t::string},
-    {"repetitions", Json::value_t::number_integer}, {"repetition_index", Json::value_t::number_integer},
-    {"threads", Json::value_t::number_integer}, {"iterations", Json::value_t::number_integer},
-    {"real_time", Json::value_t::number_float}, {"cpu_time", Json::value_t::number_float},
-    {"time_unit", Json::value_t::string}};
+const std::vector<Field> kIteration = {{"name", Json::value_t::string},
+                                       {"family_index", Json::value_t::number_integer},
+                                       {"per_family_instance_index", Json::value_t::number_integer},
+                                       {"run_name", Json::value_t::string},
+                                       {"run_type", Json::value_t::string},
+                                       {"repetitions", Json::value_t::number_integer},
+                                       {"repetition_index", Json::value_t::number_integer},
+                                       {"threads", Json::value_t::number_integer},
+                                       {"iterations", Json::value_t::number_integer},
+                                       {"real_time", Json::value_t::number_float},
+                                       {"cpu_time", Json::value_t::number_float},
+                                       {"time_unit", Json::value_t::string}};
 
 void expect_fields(const Json& j, const std::vector<Field>& fields, const std::string& where) {
   for (const auto& f : fields) {

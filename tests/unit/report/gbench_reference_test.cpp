@@ -14,11 +14,15 @@ namespace collbench::report {
 namespace {
 
 Json real_google_benchmark_json() {
-  benchmark::RegisterBenchmark("BM_reference/1024", [](benchmark::State& state) {
+  benchmark::RegisterBenchmark(
+      "BM_reference/1024",
+      [](benchmark::State& state) {
     for (auto _ : state) benchmark::DoNotOptimize(state.iterations());
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * 1024);
     state.counters["busbw_gbps"] = 1.5;
-  })->Iterations(10)->Unit(benchmark::kMicrosecond);
+      })
+      ->Iterations(10)
+      ->Unit(benchmark::kMicrosecond);
   std::ostringstream out;
   std::ostringstream err;
   benchmark::JSONReporter reporter;

@@ -101,15 +101,16 @@ TEST(HealthVerdict, TheJobsFiguresAreTheHostsOwnOnOneHostOnly) {
       EXPECT_TRUE(rep.hosts[0].passed());
       EXPECT_TRUE(rep.hosts[1].passed());
       ASSERT_EQ(rep.job_findings.size(), 1u);
-      EXPECT_EQ(health_status(rep).message(), "health: 0 of 2 hosts failed, the job failed; expectation: " +
-                                                  failed_expectation().message);
+      EXPECT_EQ(health_status(rep).message(),
+                "health: 0 of 2 hosts failed, the job failed; expectation: " + failed_expectation().message);
     }
   }
 }
 
 TEST(HealthVerdict, LaunchProblemsComeFirstAndNameTheirHosts) {
   PreflightReport pre = preflight_of({"a", "b"});
-  pre.problems.push_back({Severity::kError, {2, 3}, {"b"}, "ranks 2 and 3 on b share GPU 0", "set CUDA_VISIBLE_DEVICES"});
+  pre.problems.push_back(
+      {Severity::kError, {2, 3}, {"b"}, "ranks 2 and 3 on b share GPU 0", "set CUDA_VISIBLE_DEVICES"});
   pre.problems.push_back({Severity::kWarning, {0}, {"a"}, "only a warning", ""});
   pre.verdict = PreflightVerdict::kLaunchProblem;
   HealthInputs in;
@@ -144,14 +145,13 @@ TEST(HealthVerdict, TextAndJsonAgree) {
   assess_health(in, rep);
   std::ostringstream text;
   write_health_text(text, rep);
-  EXPECT_EQ(text.str(),
-            "host   verdict  details\n"
-            "node1  PASS     ranks 0,1\n"
-            "node2  FAIL     preflight: rank 3 got 5 instead of 6\n"
-            "(job)  FAIL     topology: no majority among the job's 2 hosts\n"
-            "# sweep: not run: the preflight failed\n"
-            "# topology: compared with each other (no majority)\n"
-            "# health: FAIL: 1 of 2 hosts passed; the job failed\n");
+  EXPECT_EQ(text.str(), "host   verdict  details\n"
+                        "node1  PASS     ranks 0,1\n"
+                        "node2  FAIL     preflight: rank 3 got 5 instead of 6\n"
+                        "(job)  FAIL     topology: no majority among the job's 2 hosts\n"
+                        "# sweep: not run: the preflight failed\n"
+                        "# topology: compared with each other (no majority)\n"
+                        "# health: FAIL: 1 of 2 hosts passed; the job failed\n");
   const std::string json = health_json_text(rep);
   auto kind = validate_document_json(json);
   ASSERT_TRUE(kind.ok()) << kind.status().message() << json;

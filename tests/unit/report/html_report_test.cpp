@@ -66,8 +66,8 @@ TEST(HtmlReport, EverySvgIsWellFormedXml) {
 TEST(HtmlReport, HasChartsFiguresContextAndResults) {
   const std::string html = page({load_fixture("base.json"), load_fixture("regressed.json")});
   for (const char* part : {"Bus bandwidth: all_reduce float sum", "Time per operation: all_reduce float sum",
-                           "Summary figures", "half peak at", "NCCL 2.22.3", "node0001", "All results",
-                           "<details>", "collbench test", "base out-of-place", "regressed in-place"}) {
+                           "Summary figures", "half peak at", "NCCL 2.22.3", "node0001", "All results", "<details>",
+                           "collbench test", "base out-of-place", "regressed in-place"}) {
     EXPECT_NE(html.find(part), std::string::npos) << part;
   }
   // Context rows that differ between runs are highlighted.
@@ -75,7 +75,8 @@ TEST(HtmlReport, HasChartsFiguresContextAndResults) {
 }
 
 TEST(HtmlReport, NodeComparisonFlagsTheSlowNode) {
-  const std::string html = page({load_fixture("node-a.json"), load_fixture("node-b.json"), load_fixture("node-c.json")});
+  const std::string html = page(
+      {load_fixture("node-a.json"), load_fixture("node-b.json"), load_fixture("node-c.json")});
   EXPECT_NE(html.find("Node comparison"), std::string::npos);
   const auto flagged = html.find("<tr class=\"flagged\"><td>3</td><td>node-c</td>");
   EXPECT_NE(flagged, std::string::npos);
@@ -89,7 +90,8 @@ TEST(HtmlReport, OneRunHasNoRanking) {
 TEST(HtmlReport, TopologyMatrixWhenKnown) {
   ReportRun run = load_fixture("base.json");
   EXPECT_EQ(page({run}).find("id=\"topology\""), std::string::npos);
-  run.topology = {{"node0001", {"GPU0", "GPU1"}, {{"X", "NV18"}, {"NV18", "X"}}, {"NV18 = 18 NVLinks"}, 450.0, "NVLink4 x18"}};
+  run.topology = {
+      {"node0001", {"GPU0", "GPU1"}, {{"X", "NV18"}, {"NV18", "X"}}, {"NV18 = 18 NVLinks"}, 450.0, "NVLink4 x18"}};
   const std::string html = page({run});
   EXPECT_NE(html.find("id=\"topology\""), std::string::npos);
   EXPECT_NE(html.find("<td>GPU0</td><td>X</td><td>NV18</td>"), std::string::npos);

@@ -47,6 +47,13 @@ TEST(RunSchema, VersionMatchesTheLibrary) {
   EXPECT_EQ(schema["properties"]["schema"]["const"], kRunSchemaName);
 }
 
+TEST(RunSchema, AnomalyKindsAreTheWritersNames) {
+  const Json schema = Json::parse(run_schema_text());
+  Json written = Json::array();
+  for (const AnomalyKind k : kAnomalyKinds) written.push_back(to_string(k));
+  EXPECT_EQ(written, schema["$defs"]["anomaly"]["properties"]["kind"]["enum"]);
+}
+
 TEST(RunSchema, RejectsWrongTypes) {
   expect_error(validate_damaged([](Json& d) { d["results"][3]["busbw_gbps"] = true; }),
                "/results/3/busbw_gbps: expected number or string, got boolean");
@@ -63,6 +70,13 @@ TEST(RunSchema, RejectsWrongTypes) {
                "\"timeout\", \"error\"");
   expect_error(validate_damaged([](Json& d) { d["context"]["env"]["NCCL_DEBUG"] = 3; }),
                "/context/env/NCCL_DEBUG: expected string, got integer");
+  expect_error(validate_damaged([](Json& d) { d["context"]["backend"]["allocates_per_call"] = "yes"; }),
+               "/context/backend/allocates_per_call: expected boolean, got string");
+  expect_error(validate_damaged([](Json& d) {
+                 d["summary"]["anomalies"] = Json::parse(R"([{"collective": "all_reduce", "dtype": "float", "op": "sum",
+                   "root": -1, "size_bytes": 8, "placement": "both", "kind": "slump", "message": "m"}])");
+               }),
+               "/summary/anomalies/0/kind: \"slump\" is not one of \"drop\", \"dip\", \"spread\", \"cache\"");
 }
 
 TEST(RunSchema, RejectsMissingAndUnexpectedFields) {

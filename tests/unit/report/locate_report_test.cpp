@@ -42,7 +42,11 @@ LocateReport sample(bool outlier) {
   r.pair_passes = 3;
   r.pair_steps_measured = 6;
   r.pairs = {{0, 1, false, 2, 2, 50, 900, 9.3}, {1, 2, false, 0, 2, 50, 24000, 0.35}};
-  r.rule = {.threshold_mads = 4, .mad_floor = 0.05, .min_gap = 0.3, .decisive_gap = 0.6, .decisive_mads = 4,
+  r.rule = {.threshold_mads = 4,
+            .mad_floor = 0.05,
+            .min_gap = 0.3,
+            .decisive_gap = 0.6,
+            .decisive_mads = 4,
             .decisive_others = 3};
   LocateComparison c{"all_reduce arrival", "straggler", "rank", "punctuality", "share", true, "", {}};
   for (int i = 0; i < 4; ++i) {
@@ -72,7 +76,7 @@ LocateReport sample(bool outlier) {
   contended.ranks = {0, 1};
   contended.value = 5;
   contended.details = {{"alone_gbps", 9.5}};
-  contended.recheck = "not_confirmed";
+  contended.recheck = LocateRecheck::kNotConfirmed;
   p.figures.push_back(contended);
   r.comparisons.push_back(p);
   if (outlier) {
@@ -80,8 +84,17 @@ LocateReport sample(bool outlier) {
     r.findings.push_back(
         {"rank", "rank 2", {2}, {"vm"}, "all_reduce arrival", "punctuality", "share", 0.01, 0.99, inf, 0.99});
     const double nan = std::numeric_limits<double>::quiet_NaN();
-    r.findings.push_back({"host", "host vm", {0, 1, 2, 3}, {"vm"}, "every rank of the host named", "ranks_named", "ranks",
-                          4, nan, nan, nan});
+    r.findings.push_back({"host",
+                          "host vm",
+                          {0, 1, 2, 3},
+                          {"vm"},
+                          "every rank of the host named",
+                          "ranks_named",
+                          "ranks",
+                          4,
+                          nan,
+                          nan,
+                          nan});
   }
   r.verdict = outlier ? LocateVerdict::kOutlier : LocateVerdict::kNoOutlier;
   r.notes = {"no GPU backend in this build"};
@@ -130,15 +143,28 @@ TEST(LocateJson, SchemaRejectsAnUnknownVerdict) {
   EXPECT_NE(s.message().find("/verdict"), std::string::npos) << s.message();
 }
 
+TEST(LocateJson, RecheckNamesAreTheSchemasOwn) {
+  // The writer's table and the schema's enum, state for state: neither may drift alone.
+  const Json schema = Json::parse(document_kinds()[2].schema_text);
+  const Json& allowed = schema.at("$defs").at("figure").at("properties").at("recheck").at("enum");
+  Json written = Json::array();
+  for (const LocateRecheck r : kLocateRechecks) {
+    written.push_back(r == LocateRecheck::kNone ? Json(nullptr) : Json(to_string(r)));
+  }
+  EXPECT_EQ(written, allowed);
+}
+
 TEST(LocateText, VerdictInPlainWords) {
   const std::string text = text_of(sample(true));
   EXPECT_NE(text.find("# verdict: OUTLIER FOUND: 2 findings"), std::string::npos) << text;
   EXPECT_NE(text.find("rank 2 on vm (GPU2 0000:1b:00.0, NIC mlx5_2): all_reduce arrival: punctuality 0.010 against a "
                       "median of 0.990 for the others (99% below, inf MADs)"),
-            std::string::npos) << text;
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("host vm (ranks 0, 1, 2, 3): every rank of the host named"), std::string::npos) << text;
   EXPECT_NE(text.find("more than 4 MADs (the MAD counted as at least 5% of the median) and at least 30% below"),
-            std::string::npos) << text;
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("set aside: explained by rank 2, named above"), std::string::npos) << text;
   EXPECT_NE(text.find("# note: pair 0-1 ran at 5.00 GB/s beside other traffic but 9.50 GB/s alone"), std::string::npos)
       << text;

@@ -87,7 +87,8 @@ TEST(NodeRanking, MultiHostRunListsTheSlowestRankPerHost) {
 
 TEST(NodeRanking, NothingInCommonIsSaidNotGuessed) {
   const auto flat = [](auto) { return 100.0; };
-  const Ranking r = rank_runs({labeled("a", sweep({kMiB}, flat)), labeled("b", sweep({kMiB}, flat, 0.99, 1.01, "all_gather"))}, {});
+  const Ranking r = rank_runs(
+      {labeled("a", sweep({kMiB}, flat)), labeled("b", sweep({kMiB}, flat, 0.99, 1.01, "all_gather"))}, {});
   EXPECT_FALSE(r.basis.has_value());
   EXPECT_FALSE(r.notes.empty());
   for (const auto& run : r.runs) EXPECT_EQ(run.place, 0);

@@ -38,10 +38,9 @@ TEST(ProgressReporter, RedrawsAtMostFourTimesPerSecondAndClearsAtEnd) {
   progress.progress(at(2.1, 10));  // too soon
   progress.progress(at(2.3, 10));
   ASSERT_TRUE(progress.end({}).ok());
-  EXPECT_EQ(out.str(),
-            "\r\033[K[collbench] all_reduce 4 MiB  17/24 rows  elapsed 2.0 s  eta 8 s"
-            "\r\033[K[collbench] all_reduce 4 MiB  17/24 rows  elapsed 2.3 s  eta 8 s"
-            "\r\033[K");
+  EXPECT_EQ(out.str(), "\r\033[K[collbench] all_reduce 4 MiB  17/24 rows  elapsed 2.0 s  eta 8 s"
+                       "\r\033[K[collbench] all_reduce 4 MiB  17/24 rows  elapsed 2.3 s  eta 8 s"
+                       "\r\033[K");
 }
 
 TEST(ProgressReporter, RowClearsTheLineForTheTable) {

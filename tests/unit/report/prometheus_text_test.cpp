@@ -33,23 +33,38 @@ RunDocument small_run() {
 }
 
 TEST(PrometheusText, SmallRunExactly) {
-  const std::string labels = "host=\"node0001\",collective=\"all_reduce\",dtype=\"float\",op=\"sum\",root=\"\",size_bytes=\"8\"";
+  const std::string labels =
+      "host=\"node0001\",collective=\"all_reduce\",dtype=\"float\",op=\"sum\",root=\"\",size_bytes=\"8\"";
   const std::string expected =
       "# HELP collbench_busbw_gbytes_per_second Bus bandwidth (nccl-tests' busbw) in GB/s (1e9 bytes per second).\n"
       "# TYPE collbench_busbw_gbytes_per_second gauge\n"
-      "collbench_busbw_gbytes_per_second{" + labels + ",placement=\"out_of_place\"} 1\n"
-      "collbench_busbw_gbytes_per_second{" + labels + ",placement=\"in_place\"} 1.6\n"
+      "collbench_busbw_gbytes_per_second{" +
+      labels +
+      ",placement=\"out_of_place\"} 1\n"
+      "collbench_busbw_gbytes_per_second{" +
+      labels +
+      ",placement=\"in_place\"} 1.6\n"
       "# HELP collbench_algbw_gbytes_per_second Algorithm bandwidth (nccl-tests' algbw) in GB/s (1e9 bytes per second).\n"
       "# TYPE collbench_algbw_gbytes_per_second gauge\n"
-      "collbench_algbw_gbytes_per_second{" + labels + ",placement=\"out_of_place\"} 0.5\n"
-      "collbench_algbw_gbytes_per_second{" + labels + ",placement=\"in_place\"} 0.8\n"
+      "collbench_algbw_gbytes_per_second{" +
+      labels +
+      ",placement=\"out_of_place\"} 0.5\n"
+      "collbench_algbw_gbytes_per_second{" +
+      labels +
+      ",placement=\"in_place\"} 0.8\n"
       "# HELP collbench_time_seconds Headline time of one collective call (nccl-tests' time) in seconds.\n"
       "# TYPE collbench_time_seconds gauge\n"
-      "collbench_time_seconds{" + labels + ",placement=\"out_of_place\"} 1.25e-05\n"
-      "collbench_time_seconds{" + labels + ",placement=\"in_place\"} 1e-05\n"
+      "collbench_time_seconds{" +
+      labels +
+      ",placement=\"out_of_place\"} 1.25e-05\n"
+      "collbench_time_seconds{" +
+      labels +
+      ",placement=\"in_place\"} 1e-05\n"
       "# HELP collbench_wrong_elements Wrong elements found by the data check, summed over ranks.\n"
       "# TYPE collbench_wrong_elements gauge\n"
-      "collbench_wrong_elements{" + labels + ",placement=\"out_of_place\"} 0\n"
+      "collbench_wrong_elements{" +
+      labels +
+      ",placement=\"out_of_place\"} 0\n"
       "# HELP collbench_run_ok 1 when the run ended ok, with no wrong element and no failed expectation; else 0 "
       "(status: the run's status).\n"
       "# TYPE collbench_run_ok gauge\n"

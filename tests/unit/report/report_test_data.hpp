@@ -58,6 +58,8 @@ inline std::vector<std::uint64_t> powers_of_two(std::uint64_t from, std::uint64_
   return sizes;
 }
 
-inline ReportRun labeled(std::string label, RunDocument document) { return {std::move(label), std::move(document), {}}; }
+inline ReportRun labeled(std::string label, RunDocument document) {
+  return {std::move(label), std::move(document), {}};
+}
 
 }  // namespace collbench::report::testing

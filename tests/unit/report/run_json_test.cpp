@@ -41,7 +41,8 @@ TEST(RunJson, MatchesGoldenFile) {
   golden << in.rdbuf();
   const std::string actual = to_json_text(sample_document());
   if (actual != golden.str()) {
-    const auto dump = std::filesystem::temp_directory_path() / ("run_sample.actual." + std::to_string(getpid()) + ".json");
+    const auto dump = std::filesystem::temp_directory_path() /
+                      ("run_sample.actual." + std::to_string(getpid()) + ".json");
     std::ofstream(dump, std::ios::binary) << actual;
     ADD_FAILURE() << "output differs from " << golden_path << "; actual output written to " << dump.string();
   }
@@ -116,6 +117,86 @@ TEST(RunJson, DocumentsWithoutLaunchModesStillReadWithDefaults) {
   EXPECT_EQ(parsed->context.config.aggregation, 1u);
   EXPECT_EQ(parsed->context.config.graph_launches, 0u);
   EXPECT_EQ(parsed->context.ranks[1].device_memory_bytes, 0u);
+}
+
+TEST(RunJson, AnomalyKindsSurviveByName) {
+  RunDocument doc = sample_document();
+  for (const AnomalyKind k : kAnomalyKinds) {
+    Anomaly a;
+    a.collective = "all_reduce";
+    a.dtype = "float";
+    a.op = "sum";
+    a.size_bytes = 1 << 20;
+    a.sizes = {1 << 20};
+    a.placement = "both";
+    a.kind = k;
+    a.explained = k == AnomalyKind::kCache;
+    a.message = "m";
+    doc.summary.anomalies.push_back(a);
+  }
+  const std::string text = to_json_text(doc);
+  const Status valid = validate_run_json(text);
+  EXPECT_TRUE(valid.ok()) << valid.message();
+  EXPECT_NE(text.find("\"kind\": \"spread\""), std::string::npos);
+  auto parsed = parse_run_json(text);
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  ASSERT_EQ(parsed->summary.anomalies.size(), std::size(kAnomalyKinds));
+  for (std::size_t i = 0; i < std::size(kAnomalyKinds); ++i)
+    EXPECT_EQ(parsed->summary.anomalies[i].kind, kAnomalyKinds[i]);
+  EXPECT_EQ(to_json_text(*parsed), text);
+}
+
+TEST(RunJson, PerCallAllocationSurvivesAndOlderFilesTakeItFromTheBackendsName) {
+  RunDocument doc = sample_document();  // nccl: allocates nothing per call
+  doc.context.allocates_per_call = true;
+  auto parsed = parse_run_json(to_json_text(doc));
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  EXPECT_TRUE(parsed->context.allocates_per_call);
+  // Written before the field: MPI was the one backend that allocates per call.
+  for (const char* backend : {"mpi", "nccl"}) {
+    auto j = nlohmann::json::parse(to_json_text(sample_document()));
+    j["context"]["backend"].erase("allocates_per_call");
+    j["context"]["backend"]["name"] = backend;
+    const std::string text = j.dump(2);
+    const Status valid = validate_run_json(text);
+    EXPECT_TRUE(valid.ok()) << valid.message();
+    auto old = parse_run_json(text);
+    ASSERT_TRUE(old.ok()) << old.status().message();
+    EXPECT_EQ(old->context.allocates_per_call, std::string(backend) == "mpi") << backend;
+  }
+}
+
+TEST(RunJson, TheBufferPolicySurvivesAndOldDocumentsHaveNone) {
+  RunDocument doc = sample_document();
+  EXPECT_EQ(to_json_text(doc).find("\"buffers\""), std::string::npos);  // as files written before it
+  auto old = parse_run_json(to_json_text(doc));
+  ASSERT_TRUE(old.ok()) << old.status().message();
+  EXPECT_FALSE(old->context.config.buffers.has_value());
+  for (const BufferConfig b :
+       {BufferConfig{BufferPolicy::kRotated, 268435456}, BufferConfig{BufferPolicy::kFixed, 4096}}) {
+    doc.context.config.buffers = b;
+    const std::string text = to_json_text(doc);
+    const auto j = nlohmann::json::parse(text);
+    EXPECT_EQ(j.at("config").at("buffers").at("policy"), to_string(b.policy));
+    EXPECT_EQ(j.at("config").at("buffers").at("bytes_per_buffer"), b.bytes_per_buffer);
+    const Status valid = validate_run_json(text);
+    EXPECT_TRUE(valid.ok()) << valid.message();
+    auto parsed = parse_run_json(text);
+    ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+    ASSERT_TRUE(parsed->context.config.buffers.has_value());
+    EXPECT_EQ(parsed->context.config.buffers->policy, b.policy);
+    EXPECT_EQ(parsed->context.config.buffers->bytes_per_buffer, b.bytes_per_buffer);
+    EXPECT_EQ(to_json_text(*parsed), text);
+  }
+}
+
+TEST(RunJson, AnUnknownBufferPolicyIsRefused) {
+  auto j = nlohmann::json::parse(to_json_text(sample_document()));
+  j["config"]["buffers"] = {{"policy", "pinned"}, {"bytes_per_buffer", 1024}};
+  EXPECT_FALSE(validate_run_json(j.dump()).ok());
+  const auto parsed = parse_run_json(j.dump());
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_NE(parsed.status().message().find("\"pinned\""), std::string::npos) << parsed.status().message();
 }
 
 TEST(RunJson, ParseRegroupsPlacementsIntoRows) {

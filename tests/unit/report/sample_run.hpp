@@ -14,8 +14,8 @@ inline Measurement measured(Placement placement, double time_us, double algbw, d
   m.placement = placement;
   m.iterations = 20;
   m.time_us = time_us;
-  m.per_iteration = TimeStats{20, time_us, time_us, time_us * 0.9, time_us * 1.5, time_us * 1.2, time_us * 1.4,
-                              time_us * 0.05, 0.05};
+  m.per_iteration = TimeStats{
+      20, time_us, time_us, time_us * 0.9, time_us * 1.5, time_us * 1.2, time_us * 1.4, time_us * 0.05, 0.05};
   m.algbw_gbps = algbw;
   m.busbw_gbps = busbw;
   m.checked = true;

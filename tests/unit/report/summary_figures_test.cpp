@@ -76,7 +76,9 @@ TEST(SummaryFigures, SmallMessageLatencyIsTheTimeAtTheSmallestSize) {
 }
 
 TEST(SummaryFigures, MeanIsNcclTestsAverageForContrast) {
-  const SeriesFigures f = summary_figures(sweep({kMiB, 2 * kMiB}, [](auto s) { return s == kMiB ? 10.0 : 30.0; })).front();
+  const SeriesFigures f = summary_figures(sweep({kMiB, 2 * kMiB}, [](auto s) {
+                            return s == kMiB ? 10.0 : 30.0;
+                          })).front();
   EXPECT_DOUBLE_EQ(f.mean_busbw_gbps, 20);
 }
 

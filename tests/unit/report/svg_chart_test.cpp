@@ -23,8 +23,10 @@ ChartSpec two_series() {
   spec.title = "Bus bandwidth";
   spec.y_title = "bus bandwidth (GB/s)";
   spec.y_unit = "GB/s";
-  spec.series.push_back({"a out-of-place", 0, false, {{1024, 1}, {std::uint64_t{1} << 20, 100}, {std::uint64_t{1} << 30, 400}}});
-  spec.series.push_back({"a in-place", 0, true, {{1024, 1}, {std::uint64_t{1} << 20, 90}, {std::uint64_t{1} << 30, 390}}});
+  spec.series.push_back(
+      {"a out-of-place", 0, false, {{1024, 1}, {std::uint64_t{1} << 20, 100}, {std::uint64_t{1} << 30, 400}}});
+  spec.series.push_back(
+      {"a in-place", 0, true, {{1024, 1}, {std::uint64_t{1} << 20, 90}, {std::uint64_t{1} << 30, 390}}});
   return spec;
 }
 
@@ -54,7 +56,8 @@ TEST(SvgChart, EmbeddedHasNoNamespaceAndNoUrl) {
 
 TEST(SvgChart, SizeAxisIsLog2WithBinaryLabels) {
   const std::string svg = render_svg_chart(two_series(), false);
-  for (const char* label : {">1K</text>", ">1M</text>", ">1G</text>"}) EXPECT_NE(svg.find(label), std::string::npos) << label;
+  for (const char* label : {">1K</text>", ">1M</text>", ">1G</text>"})
+    EXPECT_NE(svg.find(label), std::string::npos) << label;
   EXPECT_NE(svg.find("message size (bytes, log2 scale)"), std::string::npos);
   EXPECT_NE(svg.find("bus bandwidth (GB/s)"), std::string::npos);
 }

@@ -58,10 +58,12 @@ TEST(TableReporter, PerIterationAndTimestampHeadersAreNcclTestsHeaders) {
   EXPECT_EQ(table_column_header({.per_iteration = true, .timestamps = false}), per_iteration);
   const auto stamped = table_column_header({.per_iteration = false, .timestamps = true});
   ASSERT_EQ(stamped.size(), 3u);
-  EXPECT_EQ(stamped[1],
-            "#       size         count      type   redop    root     time   algbw   busbw  #wrong     time   algbw   busbw  #wrong           timestamp");
-  EXPECT_EQ(stamped[2],
-            "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)             (us)  (GB/s)  (GB/s)           %Y-%m-%d %H:%M:%S");
+  EXPECT_EQ(
+      stamped[1],
+      "#       size         count      type   redop    root     time   algbw   busbw  #wrong     time   algbw   busbw  #wrong           timestamp");
+  EXPECT_EQ(
+      stamped[2],
+      "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)             (us)  (GB/s)  (GB/s)           %Y-%m-%d %H:%M:%S");
 }
 
 TEST(TableReporter, PerIterationColumnsFollowEachPlacementAndTheStampEndsTheRow) {
@@ -73,12 +75,14 @@ TEST(TableReporter, PerIterationColumnsFollowEachPlacementAndTheStampEndsTheRow)
     m.per_iteration.cv = 0.125;
   }
   r.finished_local = "2026-12-03 17:00:00";
-  EXPECT_EQ(format_table_row(r, {.per_iteration = true, .timestamps = true}),
-            "     1048576        262144     float     sum      -1    35.62   29.44   51.52       0    30.50   120.00    41.25    12.50"
-            "    34.90   30.05   52.58       0    30.50   120.00    41.25    12.50  2026-12-03 17:00:00");
-  EXPECT_EQ(format_table_row(r, {.per_iteration = false, .timestamps = true}),
-            "     1048576        262144     float     sum      -1    35.62   29.44   51.52       0    34.90   30.05   52.58       0"
-            "  2026-12-03 17:00:00");
+  EXPECT_EQ(
+      format_table_row(r, {.per_iteration = true, .timestamps = true}),
+      "     1048576        262144     float     sum      -1    35.62   29.44   51.52       0    30.50   120.00    41.25    12.50"
+      "    34.90   30.05   52.58       0    30.50   120.00    41.25    12.50  2026-12-03 17:00:00");
+  EXPECT_EQ(
+      format_table_row(r, {.per_iteration = false, .timestamps = true}),
+      "     1048576        262144     float     sum      -1    35.62   29.44   51.52       0    34.90   30.05   52.58       0"
+      "  2026-12-03 17:00:00");
 }
 
 TEST(TableReporter, RunConfigPicksTheLayout) {
@@ -92,22 +96,27 @@ TEST(TableReporter, RunConfigPicksTheLayout) {
 
 TEST(TableReporter, RowsMatchNcclTestsRows) {
   const auto rows = testing::sample_rows();
-  EXPECT_EQ(format_table_row(rows[0]),
-            "           8             2     float     sum      -1    12.31    0.00    0.00       0    12.05    0.00    0.00       0");
-  EXPECT_EQ(format_table_row(rows[1]),
-            "     1048576        262144     float     sum      -1    35.62   29.44   51.52       0    34.90   30.05   52.58       0");
-  EXPECT_EQ(format_table_row(rows[2]),
-            "  8589934592    2147483648     float     sum      -1  31245.1  274.92  481.11       0  31180.2  275.49  482.11       0");
+  EXPECT_EQ(
+      format_table_row(rows[0]),
+      "           8             2     float     sum      -1    12.31    0.00    0.00       0    12.05    0.00    0.00       0");
+  EXPECT_EQ(
+      format_table_row(rows[1]),
+      "     1048576        262144     float     sum      -1    35.62   29.44   51.52       0    34.90   30.05   52.58       0");
+  EXPECT_EQ(
+      format_table_row(rows[2]),
+      "  8589934592    2147483648     float     sum      -1  31245.1  274.92  481.11       0  31180.2  275.49  482.11       0");
 }
 
 TEST(TableReporter, LargeNumbersUseExponentAndUncheckedShowsNA) {
-  EXPECT_EQ(format_table_row(testing::sample_rows()[4]),
-            "     4194304        524288     float    none      -1   123457    0.03    0.02       3  1.2e+07   1e+06    0.50     N/A");
+  EXPECT_EQ(
+      format_table_row(testing::sample_rows()[4]),
+      "     4194304        524288     float    none      -1   123457    0.03    0.02       3  1.2e+07   1e+06    0.50     N/A");
 }
 
 TEST(TableReporter, SkippedRowKeepsLeadingColumns) {
-  EXPECT_EQ(format_table_row(testing::sample_rows()[3]),
-            "#17179869184    4294967296     float     sum      -1  skipped: out of device memory (needs 32 GiB per rank)");
+  EXPECT_EQ(
+      format_table_row(testing::sample_rows()[3]),
+      "#17179869184    4294967296     float     sum      -1  skipped: out of device memory (needs 32 GiB per rank)");
   SizeRecord r = sized("broadcast", "none", 8, 2);
   r.root = 0;
   r.skipped = "two\nlines";
@@ -117,8 +126,9 @@ TEST(TableReporter, SkippedRowKeepsLeadingColumns) {
 TEST(TableReporter, MissingPlacementPrintsNA) {
   SizeRecord r = sized("all_to_all", "none", 64, 8);
   r.placements = {measured(Placement::kOutOfPlace, 10, 1, 2)};
-  EXPECT_EQ(format_table_row(r),
-            "          64             8     float    none      -1    10.00    1.00    2.00       0      N/A     N/A     N/A     N/A");
+  EXPECT_EQ(
+      format_table_row(r),
+      "          64             8     float    none      -1    10.00    1.00    2.00       0      N/A     N/A     N/A     N/A");
 }
 
 TEST(TableReporter, RankLines) {
@@ -138,10 +148,30 @@ TEST(TableReporter, WholeOutputMatchesGoldenFile) {
   const std::string actual = render(sample_document());
   const std::string golden = read_file(golden_path);
   if (actual != golden) {
-    const auto dump = std::filesystem::temp_directory_path() / ("table_sample.actual." + std::to_string(getpid()) + ".txt");
+    const auto dump = std::filesystem::temp_directory_path() /
+                      ("table_sample.actual." + std::to_string(getpid()) + ".txt");
     std::ofstream(dump, std::ios::binary) << actual;
     ADD_FAILURE() << "output differs from " << golden_path << "; actual output written to " << dump.string();
   }
+}
+
+// nccl-tests' header lines stay as they are; the buffer policy is one '#' line after the
+// parameters, and a context that does not know it (an old run file) prints none.
+TEST(TableReporter, HeaderStatesTheBufferPolicyAfterTheParameters) {
+  RunDocument d = sample_document();
+  const auto header_joins = [&](const std::string& line) {
+    const std::string text = render(d);
+    EXPECT_NE(text.find("graph: 0\n" + line + "#\n# Using devices\n"), std::string::npos) << text;
+  };
+  header_joins("");
+  d.context.config.buffers = BufferConfig{BufferPolicy::kRotated, 8589934592};
+  header_joins("#  Buffers: rotated over 8 GiB (8589934592 B) per buffer (new addresses each operation, caches colder: "
+               "as nccl-tests and IMB -off_cache)\n");
+  d.context.config.buffers = BufferConfig{BufferPolicy::kRotated, 1000};
+  header_joins("#  Buffers: rotated over 1000 B per buffer (new addresses each operation, caches colder: "
+               "as nccl-tests and IMB -off_cache)\n");
+  d.context.config.buffers = BufferConfig{BufferPolicy::kFixed, 8589934592};
+  header_joins("#  Buffers: fixed (the same addresses each operation, caches warm: as OSU and IMB's default)\n");
 }
 
 TEST(TableReporter, FooterWithoutMeasurementsAndWithError) {
@@ -150,16 +180,15 @@ TEST(TableReporter, FooterWithoutMeasurementsAndWithError) {
   d.summary.status = RunStatus::kError;
   d.summary.error = "NCCL error: unhandled system error\n(see NCCL_DEBUG=INFO)";
   const std::string text = render(d);
-  const std::string tail =
-      "# Out of bounds values : 0 OK\n"
-      "# Avg bus bandwidth    : 0 \n"
-      "#\n"
-      "# Peak bus bandwidth   : N/A\n"
-      "# Wrong elements       : 0\n"
-      "# Run status           : error\n"
-      "# Collective test concluded: all_reduce\n"
-      "#\n"
-      "# error: NCCL error: unhandled system error (see NCCL_DEBUG=INFO)\n";
+  const std::string tail = "# Out of bounds values : 0 OK\n"
+                           "# Avg bus bandwidth    : 0 \n"
+                           "#\n"
+                           "# Peak bus bandwidth   : N/A\n"
+                           "# Wrong elements       : 0\n"
+                           "# Run status           : error\n"
+                           "# Collective test concluded: all_reduce\n"
+                           "#\n"
+                           "# error: NCCL error: unhandled system error (see NCCL_DEBUG=INFO)\n";
   ASSERT_GE(text.size(), tail.size());
   EXPECT_EQ(text.substr(text.size() - tail.size()), tail);
 }

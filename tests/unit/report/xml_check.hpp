@@ -32,9 +32,7 @@ class XmlChecker {
   }
 
  private:
-  std::optional<std::string> fail(const std::string& what) const {
-    return what + " at offset " + std::to_string(pos_);
-  }
+  std::optional<std::string> fail(const std::string& what) const { return what + " at offset " + std::to_string(pos_); }
   bool starts(std::string_view s) const { return text_.substr(pos_, s.size()) == s; }
   bool skip_past(std::string_view s) {
     const auto at = text_.find(s, pos_);

@@ -26,7 +26,7 @@ std::string all(const std::vector<std::string>& items) {
 
 TEST(Compare, IdenticalHostsFormOneGroup) {
   std::vector<Topology> hosts{host("a"), host("b"), host("c")};
-  hosts[1].gpus[0].uuid = "GPU-other";  // serials and UUIDs are not compared
+  hosts[1].gpus[0].uuid = "GPU-other";                 // serials and UUIDs are not compared
   hosts[2].numa_nodes[0].memory_bytes -= 64ull << 20;  // within 1%
   const Comparison c = compare_hosts(hosts);
   EXPECT_TRUE(c.all_identical());
@@ -68,7 +68,8 @@ TEST(Compare, NicsWithOneBusIdPairInOrder) {
   copy.host = "b";
   EXPECT_TRUE(compare_hosts({t, copy}).all_identical()) << all(describe_differences(t, copy));
   copy.nics.push_back(t.nics[1]);
-  EXPECT_NE(all(describe_differences(t, copy)).find("extra NIC"), std::string::npos) << all(describe_differences(t, copy));
+  EXPECT_NE(all(describe_differences(t, copy)).find("extra NIC"), std::string::npos)
+      << all(describe_differences(t, copy));
 }
 
 // Found by fuzzing: two NUMA nodes (or NIC ports) with one number in an edited file were both
@@ -85,7 +86,8 @@ TEST(Compare, NumaNodesAndPortsWithOneNumberPairInOrder) {
   copy.host = "b";
   EXPECT_TRUE(compare_hosts({t, copy}).all_identical()) << all(describe_differences(t, copy));
   copy.numa_nodes.pop_back();
-  EXPECT_NE(all(describe_differences(t, copy)).find("is missing"), std::string::npos) << all(describe_differences(t, copy));
+  EXPECT_NE(all(describe_differences(t, copy)).find("is missing"), std::string::npos)
+      << all(describe_differences(t, copy));
 }
 
 TEST(Compare, MissingGpu) {
@@ -159,7 +161,8 @@ TEST(Compare, GroupsAreNamedAndTheOutliersExplained) {
   EXPECT_EQ(c.groups[1].hosts, (std::vector<std::string>{"n2", "n4"}));
   EXPECT_EQ(c.groups[2].hosts, (std::vector<std::string>{"n5"}));
   EXPECT_TRUE(c.groups[0].differences.empty());
-  EXPECT_EQ(c.groups[1].differences, (std::vector<std::string>{"NIC mlx5_0 (0000:1a:00.0) port 1 is DOWN instead of ACTIVE"}));
+  EXPECT_EQ(c.groups[1].differences,
+            (std::vector<std::string>{"NIC mlx5_0 (0000:1a:00.0) port 1 is DOWN instead of ACTIVE"}));
   const std::string text = format_comparison(c, hosts);
   EXPECT_NE(text.find("3 different topologies among 5 hosts."), std::string::npos) << text;
   EXPECT_NE(text.find("Differs (2 hosts): n2, n4\n  - NIC mlx5_0 (0000:1a:00.0) port 1 is DOWN instead of ACTIVE\n"),

@@ -37,7 +37,8 @@ TEST(Discover, BadFilesGiveOneLineErrors) {
   expect_one_line_error(fixture("bad/does-not-exist.xml"), ErrorCode::kIo, "no such file");
   expect_one_line_error(fixture("bad"), ErrorCode::kIo, "it is a directory");
   expect_one_line_error(fixture("bad/empty.xml"), ErrorCode::kUsage, "empty file, not a topology");
-  expect_one_line_error(fixture("bad/malformed.xml"), ErrorCode::kUsage, "malformed XML at line 4: </cpu> does not close <pci>");
+  expect_one_line_error(fixture("bad/malformed.xml"), ErrorCode::kUsage,
+                        "malformed XML at line 4: </cpu> does not close <pci>");
   expect_one_line_error(fixture("bad/truncated.xml"), ErrorCode::kUsage, "malformed XML");
   expect_one_line_error(fixture("bad/hwloc_v3.xml"), ErrorCode::kUsage,
                         "hwloc XML 3.0 needs hwloc >= 2.10 (or 3.x); this collbench uses hwloc ");
@@ -110,8 +111,8 @@ TEST(Discover, HwlocRefusalIsOneLine) {
   auto t = parse_topology(bad, "gizmo.xml");
   ASSERT_FALSE(t.ok());
   EXPECT_EQ(t.status().code(), ErrorCode::kUsage);
-  EXPECT_EQ(t.status().message(), "gizmo.xml: hwloc " + version +
-                                      " refused this hwloc XML (HWLOC_XML_VERBOSE=1 shows hwloc's reason)");
+  EXPECT_EQ(t.status().message(),
+            "gizmo.xml: hwloc " + version + " refused this hwloc XML (HWLOC_XML_VERBOSE=1 shows hwloc's reason)");
   // hwloc picks its XML parser once per process, so the minimal parser's case is tested on the
   // binary (tests/integration/topo_conformance_test.cpp).
 }

@@ -56,7 +56,8 @@ TEST_F(HwlocFixture, EightGpuTwoSocketModel) {
 TEST_F(HwlocFixture, ExpectedMatrices) {
   for (const char* name : {"eight_gpu_two_socket", "consumer_board", "nvlink_ring"}) {
     const Topology t = load(std::string(name) + ".xml");
-    EXPECT_EQ(testing::smi_cells(t, analyze(t)), testing::matrix_file(fixture(std::string(name) + ".expected.txt"))) << name;
+    EXPECT_EQ(testing::smi_cells(t, analyze(t)), testing::matrix_file(fixture(std::string(name) + ".expected.txt")))
+        << name;
   }
 }
 

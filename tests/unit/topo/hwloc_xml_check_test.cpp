@@ -8,8 +8,7 @@
 namespace collbench::topo {
 namespace {
 
-constexpr const char* kSets =
-    R"(cpuset="0x1" complete_cpuset="0x1" nodeset="0x1" complete_nodeset="0x1")";
+constexpr const char* kSets = R"(cpuset="0x1" complete_cpuset="0x1" nodeset="0x1" complete_nodeset="0x1")";
 
 std::string machine(const std::string& inner) {
   return std::string("<object type=\"Machine\" ") + kSets + ">" + inner + "</object>";
@@ -54,7 +53,8 @@ TEST(HwlocXmlCheck, LetsThroughWhatHwlocReads) {
   const std::string numa = std::string("<object type=\"NUMANode\" os_index=\"0\" ") + kSets + "/>";
   const std::string v2[] = {
       machine(numa + pu()),
-      machine(numa + pu() + "<object type=\"Bridge\"><object type=\"PCIDev\"/></object>") + "<distances2 nbobjs=\"1\"/>",
+      machine(numa + pu() + "<object type=\"Bridge\"><object type=\"PCIDev\"/></object>") +
+          "<distances2 nbobjs=\"1\"/>",
       // A matrix it does not fill, small enough for hwloc to allocate and then refuse.
       machine(numa + pu()) + "<distances2 type=\"NUMANode\" nbobjs=\"5792\" kind=\"5\" indexing=\"os\">"
                              "<u64values length=\"3\">1 2</u64values></distances2>",

@@ -28,9 +28,7 @@ TEST(IndexSet, BadListsAreUsageErrors) {
   EXPECT_TRUE(IndexSet::from_list("").ok());
 }
 
-TEST(IndexSet, HugeRangesAreRefused) {
-  EXPECT_FALSE(IndexSet::from_list("0-1048576,0-1048576").ok());
-}
+TEST(IndexSet, HugeRangesAreRefused) { EXPECT_FALSE(IndexSet::from_list("0-1048576,0-1048576").ok()); }
 
 TEST(IndexSet, MaskWordsAreMostSignificantFirst) {
   // NCCL's affinity for CPUs 0-47 and 48-95 on a 96-CPU machine.

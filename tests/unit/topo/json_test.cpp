@@ -75,10 +75,12 @@ TEST(TopologyJson, DocumentFollowsTheSchema) {
 }
 
 TEST(TopologyJson, BadDocumentsAreUsageErrors) {
-  for (const char* bad : {"", "[]", "{", R"({"schema":"other"})", R"({"schema":"collbench.topology","schema_version":99})",
-                          R"({"schema":"collbench.topology","schema_version":1})",
-                          R"({"schema":"collbench.topology","schema_version":1,"packages":[],"numa_nodes":[],"pci":[{"kind":"device"}],"gpus":[],"nics":[],"nvlink":{"pairs":[]}})",
-                          R"({"schema":"collbench.topology","schema_version":1,"cpus":"x-y","packages":[],"numa_nodes":[],"pci":[],"gpus":[],"nics":[],"nvlink":{"pairs":[]}})"}) {
+  for (
+      const char* bad :
+      {"", "[]", "{", R"({"schema":"other"})", R"({"schema":"collbench.topology","schema_version":99})",
+       R"({"schema":"collbench.topology","schema_version":1})",
+       R"({"schema":"collbench.topology","schema_version":1,"packages":[],"numa_nodes":[],"pci":[{"kind":"device"}],"gpus":[],"nics":[],"nvlink":{"pairs":[]}})",
+       R"({"schema":"collbench.topology","schema_version":1,"cpus":"x-y","packages":[],"numa_nodes":[],"pci":[],"gpus":[],"nics":[],"nvlink":{"pairs":[]}})"}) {
     auto t = topology_from_json(bad, "bad.json");
     EXPECT_FALSE(t.ok()) << bad;
     EXPECT_EQ(t.status().code(), ErrorCode::kUsage) << bad;
@@ -89,9 +91,9 @@ TEST(TopologyJson, BadDocumentsAreUsageErrors) {
 TEST(TopologyJson, DanglingIndicesAreDroppedNotTrusted) {
   Topology t = nvswitch();
   auto j = nlohmann::json::parse(topology_to_json(t));
-  j["gpus"][1]["pci"] = 9999;                        // a GPU pointing nowhere
-  j["nvlink"]["pairs"][0]["gpu_b"] = 42;             // an NVLink naming no GPU
-  j["pci"][2]["parent"] = 2;                         // a node that is its own parent
+  j["gpus"][1]["pci"] = 9999;             // a GPU pointing nowhere
+  j["nvlink"]["pairs"][0]["gpu_b"] = 42;  // an NVLink naming no GPU
+  j["pci"][2]["parent"] = 2;              // a node that is its own parent
   auto back = topology_from_json(j.dump());
   ASSERT_TRUE(back.ok()) << back.status().message();
   EXPECT_EQ(back->gpus.size(), 3u);
@@ -108,9 +110,9 @@ TEST(TopologyJson, DanglingIndicesAreDroppedNotTrusted) {
 TEST(TopologyJson, NumbersOutOfRangeOrOfAnotherTypeAreUsageErrors) {
   const auto good = nlohmann::json::parse(topology_to_json(nvswitch()));
   const std::vector<std::pair<std::string, nlohmann::json>> edits = {
-      {"/schema_version", 1.8e20},       {"/schema_version", "1"},  {"/schema", 7},
-      {"/pci/0/link/width", 1e30},       {"/pci/0/link/width", -1.5}, {"/gpus/0/pci", 4294967296ull},
-      {"/packages/0/os_index", -1},      {"/numa_nodes/0/memory_bytes", -5}};
+      {"/schema_version", 1.8e20},  {"/schema_version", "1"},          {"/schema", 7},
+      {"/pci/0/link/width", 1e30},  {"/pci/0/link/width", -1.5},       {"/gpus/0/pci", 4294967296ull},
+      {"/packages/0/os_index", -1}, {"/numa_nodes/0/memory_bytes", -5}};
   for (const auto& [pointer, value] : edits) {
     nlohmann::json j = good;
     j[nlohmann::json::json_pointer(pointer)] = value;

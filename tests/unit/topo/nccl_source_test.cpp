@@ -42,7 +42,8 @@ TEST(NcclSource, FullDumpWithNvlinksAndNets) {
 TEST(NcclSource, ExpectedMatrices) {
   for (const char* name : {"nccl_nvswitch", "nccl_degraded_link"}) {
     const Topology t = testing::load_fixture(std::string(name) + ".xml");
-    EXPECT_EQ(testing::smi_cells(t, analyze(t)), testing::matrix_file(fixture(std::string(name) + ".expected.txt"))) << name;
+    EXPECT_EQ(testing::smi_cells(t, analyze(t)), testing::matrix_file(fixture(std::string(name) + ".expected.txt")))
+        << name;
   }
 }
 

@@ -32,7 +32,7 @@ TEST(PciIds, GpusAndNvSwitches) {
 TEST(PciIds, NetworkDevices) {
   EXPECT_TRUE(is_network_device(id(0x15b3, 0x101d, 0x0200)));
   EXPECT_TRUE(is_network_device(id(0x15b3, 0x1021, 0x0207)));
-  EXPECT_TRUE(is_network_device(id(0x15b3, 0x1003, 0x0c06)));  // an older HCA's serial-bus class
+  EXPECT_TRUE(is_network_device(id(0x15b3, 0x1003, 0x0c06)));   // an older HCA's serial-bus class
   EXPECT_FALSE(is_network_device(id(0x144d, 0xa80a, 0x0108)));  // NVMe
 }
 
@@ -56,7 +56,8 @@ TEST(PciIds, VerbsNamesAreNotInterfaceNames) {
   for (const char* name : {"mlx5_0", "mlx4_1", "bnxt_re0", "irdma1", "rdmap16s27", "efa_0", "hfi1_0", "ionic_0"}) {
     EXPECT_TRUE(is_verbs_device_name(name)) << name;
   }
-  for (const char* name : {"eth0", "ens5", "enp1s0f0", "ib0", "bond0", ""}) EXPECT_FALSE(is_verbs_device_name(name)) << name;
+  for (const char* name : {"eth0", "ens5", "enp1s0f0", "ib0", "bond0", ""})
+    EXPECT_FALSE(is_verbs_device_name(name)) << name;
 }
 
 Topology from_nccl(const std::string& xml) {
@@ -104,24 +105,25 @@ struct Device {
 };
 
 const std::vector<Device> kMachine = {
-    {"0000:10:00.0", "10de", "2330", "0302", "", ""},              // H100 SXM
-    {"0000:11:00.0", "10de", "22a3", "0680", "", ""},              // NVSwitch
-    {"0000:12:00.0", "1a03", "2000", "0300", "", ""},              // ASPEED BMC display
-    {"0000:20:00.0", "1d0f", "efa1", "0200", "rdmap32s0", ""},     // EFA
-    {"0000:21:00.0", "1d0f", "ec20", "0200", "", "ens5"},          // ENA
-    {"0000:30:00.0", "15b3", "101d", "0200", "mlx5_0", "eth1"},    // ConnectX-6 Dx, RoCE
-    {"0000:31:00.0", "15b3", "101d", "0200", "", "eth2"},          // the same, no RDMA device
-    {"0000:40:00.0", "15b3", "1021", "0207", "mlx5_1", ""},        // ConnectX-7, InfiniBand
+    {"0000:10:00.0", "10de", "2330", "0302", "", ""},            // H100 SXM
+    {"0000:11:00.0", "10de", "22a3", "0680", "", ""},            // NVSwitch
+    {"0000:12:00.0", "1a03", "2000", "0300", "", ""},            // ASPEED BMC display
+    {"0000:20:00.0", "1d0f", "efa1", "0200", "rdmap32s0", ""},   // EFA
+    {"0000:21:00.0", "1d0f", "ec20", "0200", "", "ens5"},        // ENA
+    {"0000:30:00.0", "15b3", "101d", "0200", "mlx5_0", "eth1"},  // ConnectX-6 Dx, RoCE
+    {"0000:31:00.0", "15b3", "101d", "0200", "", "eth2"},        // the same, no RDMA device
+    {"0000:40:00.0", "15b3", "1021", "0207", "mlx5_1", ""},      // ConnectX-7, InfiniBand
 };
 
 std::string hwloc_xml(const std::vector<Device>& devices) {
   std::string io;
   int gp = 10;
   for (const Device& d : devices) {
-    io += "<object type=\"PCIDev\" gp_index=\"" + std::to_string(gp++) + "\" pci_busid=\"" + d.bus +
-          "\" pci_type=\"" + d.cls + " [" + d.vendor + ":" + d.device + "] [0000:0000] 00\" pci_link_speed=\"31.5\">";
+    io += "<object type=\"PCIDev\" gp_index=\"" + std::to_string(gp++) + "\" pci_busid=\"" + d.bus + "\" pci_type=\"" +
+          d.cls + " [" + d.vendor + ":" + d.device + "] [0000:0000] 00\" pci_link_speed=\"31.5\">";
     if (!d.rdma.empty()) {
-      io += "<object type=\"OSDev\" gp_index=\"" + std::to_string(gp++) + "\" name=\"" + d.rdma + "\" osdev_type=\"3\"/>";
+      io += "<object type=\"OSDev\" gp_index=\"" + std::to_string(gp++) + "\" name=\"" + d.rdma +
+            "\" osdev_type=\"3\"/>";
     }
     if (!d.netdev.empty()) {
       io += "<object type=\"OSDev\" gp_index=\"" + std::to_string(gp++) + "\" name=\"" + d.netdev +
@@ -131,10 +133,15 @@ std::string hwloc_xml(const std::vector<Device>& devices) {
   }
   const std::string sets = "cpuset=\"0x1\" complete_cpuset=\"0x1\" nodeset=\"0x1\" complete_nodeset=\"0x1\"";
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE topology SYSTEM \"hwloc2.dtd\">\n"
-         "<topology version=\"2.0\"><object type=\"Machine\" os_index=\"0\" " + sets + " gp_index=\"1\">"
-         "<object type=\"NUMANode\" os_index=\"0\" " + sets + " gp_index=\"2\" local_memory=\"1000000\"/>"
-         "<object type=\"Package\" os_index=\"0\" " + sets + " gp_index=\"3\"><object type=\"PU\" os_index=\"0\" " +
-         sets + " gp_index=\"4\"/>" + io + "</object></object></topology>\n";
+         "<topology version=\"2.0\"><object type=\"Machine\" os_index=\"0\" " +
+         sets +
+         " gp_index=\"1\">"
+         "<object type=\"NUMANode\" os_index=\"0\" " +
+         sets +
+         " gp_index=\"2\" local_memory=\"1000000\"/>"
+         "<object type=\"Package\" os_index=\"0\" " +
+         sets + " gp_index=\"3\"><object type=\"PU\" os_index=\"0\" " + sets + " gp_index=\"4\"/>" + io +
+         "</object></object></topology>\n";
 }
 
 std::string nccl_xml(const std::vector<Device>& devices) {
@@ -168,10 +175,10 @@ TEST(PciIds, HwlocAndNcclSourcesClassifyAlike) {
   auto from_hwloc = parse_topology(hwloc_xml(kMachine), "machine.xml");
   ASSERT_TRUE(from_hwloc.ok()) << from_hwloc.status().message();
   const Topology dump = from_nccl(nccl_xml(kMachine));
-  const std::map<std::string, std::string> expected = {
-      {"0000:10:00.0", "GPU"},      {"0000:11:00.0", "NVSwitch"}, {"0000:20:00.0", "efa"},
-      {"0000:21:00.0", "ethernet"}, {"0000:30:00.0", "roce"},
-      {"0000:31:00.0", "ethernet"}, {"0000:40:00.0", "infiniband"}};
+  const std::map<std::string, std::string> expected = {{"0000:10:00.0", "GPU"},       {"0000:11:00.0", "NVSwitch"},
+                                                       {"0000:20:00.0", "efa"},       {"0000:21:00.0", "ethernet"},
+                                                       {"0000:30:00.0", "roce"},      {"0000:31:00.0", "ethernet"},
+                                                       {"0000:40:00.0", "infiniband"}};
   EXPECT_EQ(classified(*from_hwloc), expected);
   EXPECT_EQ(classified(dump), expected);
 }

@@ -45,7 +45,8 @@ class SharedFixture : public ::testing::Test {
   }
   // PCI class of a GPU pair, without the NVLink overlay.
   std::string gpu_pci(const std::string& a, const std::string& b) const {
-    return std::string(to_string(analysis_.paths.gpu_gpu[static_cast<std::size_t>(gpu(a))][static_cast<std::size_t>(gpu(b))].pci));
+    return std::string(
+        to_string(analysis_.paths.gpu_gpu[static_cast<std::size_t>(gpu(a))][static_cast<std::size_t>(gpu(b))].pci));
   }
   std::string gpu_nic(const std::string& g, int nic) const {
     return smi_name(analysis_.paths.gpu_nic[static_cast<std::size_t>(gpu(g))][static_cast<std::size_t>(nic)]);
@@ -109,8 +110,10 @@ TEST_F(SharedFixture, G4dnMetal) {
   EXPECT_EQ(topo_.nics[static_cast<std::size_t>(nic_by_bus("0000:c6:00.0"))].kind, NicKind::kEthernet);
   EXPECT_EQ(topo_.gpus[0].name, "Tesla T4");
   // GPU pairs on one host bridge = PHB, other pair of the socket = NODE, across sockets = SYS.
-  for (const auto& [a, b] : {std::pair{"0000:18:00.0", "0000:19:00.0"}, {"0000:35:00.0", "0000:36:00.0"},
-                             {"0000:e7:00.0", "0000:e8:00.0"}, {"0000:f4:00.0", "0000:f5:00.0"}}) {
+  for (const auto& [a, b] : {std::pair{"0000:18:00.0", "0000:19:00.0"},
+                             {"0000:35:00.0", "0000:36:00.0"},
+                             {"0000:e7:00.0", "0000:e8:00.0"},
+                             {"0000:f4:00.0", "0000:f5:00.0"}}) {
     EXPECT_EQ(gpu_pci(a, b), "PHB") << a << " " << b;
   }
   EXPECT_EQ(gpu_pci("0000:18:00.0", "0000:35:00.0"), "NODE");
@@ -153,9 +156,9 @@ TEST_F(SharedFixture, AzureNdv5) {
   EXPECT_EQ(topo_.gpus.size(), 8u);
   EXPECT_EQ(topo_.nics.size(), 8u);
   EXPECT_EQ(topo_.numa_nodes.size(), 2u);
-  const std::pair<const char*, const char*> pairs[] = {
-      {"0001", "0101"}, {"0002", "0102"}, {"0003", "0103"}, {"0008", "0104"},
-      {"0009", "0105"}, {"000a", "0106"}, {"000b", "0107"}, {"000c", "0108"}};
+  const std::pair<const char*, const char*> pairs[] = {{"0001", "0101"}, {"0002", "0102"}, {"0003", "0103"},
+                                                       {"0008", "0104"}, {"0009", "0105"}, {"000a", "0106"},
+                                                       {"000b", "0107"}, {"000c", "0108"}};
   for (const auto& [g, n] : pairs) {
     const std::string gpu_bus = std::string(g) + ":00:00.0";
     const int nic = nic_by_bus(std::string(n) + ":00:00.0");
@@ -185,10 +188,10 @@ TEST_F(SharedFixture, AzureNdv4) {
   EXPECT_EQ(std::unique(used.begin(), used.end()), used.end());
   EXPECT_EQ(analysis_.affinity[static_cast<std::size_t>(gpu("0003:00:00.0"))].numa_nodes.to_list(), "0");
   EXPECT_EQ(nccl_name(analysis_.paths.gpu_gpu[static_cast<std::size_t>(gpu("0003:00:00.0"))]
-                                              [static_cast<std::size_t>(gpu("0004:00:00.0"))]),
+                                             [static_cast<std::size_t>(gpu("0004:00:00.0"))]),
             "PIX");
   EXPECT_EQ(nccl_name(analysis_.paths.gpu_gpu[static_cast<std::size_t>(gpu("0003:00:00.0"))]
-                                              [static_cast<std::size_t>(gpu("0001:00:00.0"))]),
+                                             [static_cast<std::size_t>(gpu("0001:00:00.0"))]),
             "SYS");
 }
 

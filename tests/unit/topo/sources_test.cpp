@@ -75,7 +75,8 @@ TEST(NvmlSource, AbsentDriverSaysSoPlainly) {
 Topology four_gpus() {
   ModelBuilder b;
   const int hb = b.host_bridge(0, "0-3");
-  for (const char* bus : {"0000:01:00.0", "0000:02:00.0", "0000:03:00.0", "0000:04:00.0"}) b.gpu(b.port(hb, false), bus);
+  for (const char* bus : {"0000:01:00.0", "0000:02:00.0", "0000:03:00.0", "0000:04:00.0"})
+    b.gpu(b.port(hb, false), bus);
   return b.done();
 }
 

@@ -31,9 +31,7 @@ TEST(XmlReader, CommentsBetweenElementsAreSkipped) {
   EXPECT_EQ(root->children.size(), 2u);
 }
 
-TEST(XmlReader, Utf8ByteOrderMarkIsAccepted) {
-  EXPECT_TRUE(parse_xml("\xEF\xBB\xBF<a/>").ok());
-}
+TEST(XmlReader, Utf8ByteOrderMarkIsAccepted) { EXPECT_TRUE(parse_xml("\xEF\xBB\xBF<a/>").ok()); }
 
 // What hwloc's libxml2 import stops at: anything but elements and raw white space.
 TEST(XmlReader, OtherContentIsMarkedWhereItBegins) {
