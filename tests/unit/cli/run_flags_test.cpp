@@ -315,7 +315,7 @@ TEST(RunFlags, SweepDefaultsAreTheDocumentedOnes) {
   EXPECT_EQ(o.warmup_iterations, 1u);
   EXPECT_EQ(o.check_iterations, 1u);
   EXPECT_EQ(o.average, engine::Average::kMean);
-  EXPECT_EQ(o.blocking, 0);
+  EXPECT_EQ(o.blocking, engine::Blocking::kAsync);
   EXPECT_EQ(o.run_cycles, 1u);
   EXPECT_EQ(o.root, 0);
   EXPECT_FALSE(o.all_roots);
