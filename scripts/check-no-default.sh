@@ -44,8 +44,9 @@ fi
 
 # The probe into every enum the project declares; then the files to compile, with their
 # commands from this build pointed at the scratch tree.
-commands="$(/usr/bin/python3 - "$DB" "$ROOT" "$BUILD" "$scratch" "$PROBE" <<'PY'
+commands="$(PYTHONPATH="$ROOT/scripts" PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 - "$DB" "$ROOT" "$BUILD" "$scratch" "$PROBE" <<'PY'
 import json, os, re, shlex, sys
+from scratch_command import scratch_command
 db, root, build, scratch, probe = sys.argv[1:6]
 sources = []
 for top in ("bench", "common", "report", "topo", "tests"):
@@ -112,18 +113,7 @@ for f in flagged:
         print("UNCHECKED\t" + f)  # a source this build does not compile (an adapter it lacks)
 for f in sorted(set(chosen)):
     e = compiled[f]
-    args = e.get("arguments") or shlex.split(e["command"])
-    out, skip = [], False
-    for a in args:
-        if skip:
-            skip = False
-            continue
-        if a in ("-o", "-MF", "-MT"):
-            skip = True
-            continue
-        if a in ("-MD", "-MMD", "-c"):
-            continue
-        out.append(a.replace(build, scratch + "/build").replace(root, scratch))
+    out = scratch_command(e, root, build, scratch)
     # Warnings only (the probe breaks static_asserts over enum sizes; that is not our matter),
     # -Wswitch kept on so that a switch without default is reported under its own name.
     extra = ["-Wswitch", "-Wswitch-enum", "-Wno-error", "-fsyntax-only"]
