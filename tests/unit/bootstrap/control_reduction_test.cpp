@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bench/bootstrap/single.hpp"
+#include "tests/unit/bootstrap/thread_members.hpp"
 #include "bench/bootstrap/threads/threads_bootstrap.hpp"
 #include "tests/unit/bootstrap/control_reductions.hpp"
 
@@ -16,19 +17,7 @@ namespace {
 
 using testing::check_control_reductions;
 
-// Runs body(member) for every member of `group`, member 0 on the calling thread.
-template <typename Body>
-void run_members(ThreadGroup& group, Body body) {
-  std::vector<std::jthread> others;
-  for (int t = 1; t < group.threads(); ++t) {
-    others.emplace_back([&group, &body, t] {
-      auto member = group.member(t);
-      body(*member);
-    });
-  }
-  auto leader = group.member(0);
-  body(*leader);
-}
+using testing::run_members;
 
 TEST(ControlReduction, SingleLeavesOneRanksValues) {
   SingleBootstrap single;
