@@ -4,6 +4,21 @@ namespace collbench::report {
 
 const char* to_string(Placement p) { return p == Placement::kInPlace ? "in_place" : "out_of_place"; }
 
+const char* to_string(BufferPolicy p) {
+  switch (p) {
+    case BufferPolicy::kRotated: return "rotated";
+    case BufferPolicy::kFixed: return "fixed";
+  }
+  return "rotated";
+}
+
+std::optional<BufferPolicy> buffer_policy_from(std::string_view name) {
+  for (const BufferPolicy p : {BufferPolicy::kRotated, BufferPolicy::kFixed}) {
+    if (name == to_string(p)) return p;
+  }
+  return std::nullopt;
+}
+
 const char* to_string(RunStatus s) {
   switch (s) {
     case RunStatus::kOk: return "ok";

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -104,6 +105,20 @@ struct PrecisionConfig {
   std::uint64_t max_iterations = 0;
 };
 
+// Where each timed operation's buffers lie. Rotated (the default): operation k moves both
+// buffers by k times its own size through the allocation, wrapping (a row larger than half of
+// it stays put), as nccl-tests does and IMB with -off_cache; a row then meets colder caches
+// and new addresses. Fixed (--fixed-buffers): the same addresses every time, as OSU does and
+// IMB by default, so that a small row runs from warm caches.
+enum class BufferPolicy { kRotated, kFixed };
+const char* to_string(BufferPolicy p);  // "rotated" / "fixed"
+std::optional<BufferPolicy> buffer_policy_from(std::string_view name);
+
+struct BufferConfig {
+  BufferPolicy policy = BufferPolicy::kRotated;
+  std::uint64_t bytes_per_buffer = 0;  // each of send and receive; what the rotation moves through
+};
+
 struct RunConfig {
   std::vector<std::string> collectives;
   std::vector<std::string> dtypes;
@@ -122,13 +137,14 @@ struct RunConfig {
   std::uint64_t run_cycles = 1;
   double timeout_s = 0;
   std::uint64_t seed = 0;
-  bool malloc_keep = false;           // --malloc-keep: large allocations reused instead of mapped afresh
-  int gpus_per_process = 1;           // nccl-tests -g: ranks (one GPU each) per process
-  std::uint64_t aggregation = 1;      // nccl-tests -m: operations per group
-  std::uint64_t graph_launches = 0;   // nccl-tests -G: replays of the captured iterations
-  int buffer_registration = 0;        // nccl-tests -R: 1 when buffers are registered with NCCL
-  bool per_iteration_timing = false;  // nccl-tests -I 1: the table's per-iteration columns
-  bool report_timestamps = false;     // nccl-tests -S 1: the table's timestamp column
+  bool malloc_keep = false;             // --malloc-keep: large allocations reused instead of mapped afresh
+  int gpus_per_process = 1;             // nccl-tests -g: ranks (one GPU each) per process
+  std::uint64_t aggregation = 1;        // nccl-tests -m: operations per group
+  std::uint64_t graph_launches = 0;     // nccl-tests -G: replays of the captured iterations
+  int buffer_registration = 0;          // nccl-tests -R: 1 when buffers are registered with NCCL
+  bool per_iteration_timing = false;    // nccl-tests -I 1: the table's per-iteration columns
+  bool report_timestamps = false;       // nccl-tests -S 1: the table's timestamp column
+  std::optional<BufferConfig> buffers;  // absent in run files written before it was recorded
   // Known while a run runs, for nccl-tests' JSON; the run document does not record them.
   std::uint64_t per_iter_skip = 0;  // nccl-tests -K: leading iterations the statistics skip
   double min_busbw_gbps = 0;        // NCCL_TESTS_MIN_BW; 0: unchecked

@@ -21,6 +21,7 @@
 set -euo pipefail
 
 SELF=$(readlink -f "${BASH_SOURCE[0]}")
+source "$(dirname "$SELF")/common.sh"  # free_port
 STATE_ROOT=${COLLBENCH_CLUSTER_ROOT:-/run/collbench-cluster}
 # Every setup step is bounded: a hung daemon must not hang `up` or CI.
 STEP_TIMEOUT=${COLLBENCH_CLUSTER_STEP_TIMEOUT:-60}
@@ -132,22 +133,6 @@ pick_subnet() {
     grep -q "10\.$a\.$b\." <<< "$used" || { echo "10.$a.$b"; return 0; }
   done
   die "found no free 10.x.y.0/24 subnet"
-}
-
-# True when some socket in this network namespace uses TCP port $1.
-port_in_use() {
-  local hex
-  hex=$(printf ':%04X' "$1")
-  awk -v h="$hex" 'FNR > 1 && substr($2, length($2) - 4) == h { f = 1 } END { exit !f }' /proc/net/tcp /proc/net/tcp6 2>/dev/null
-}
-
-free_port() {
-  local port tries
-  for ((tries = 0; tries < 200; tries++)); do
-    port=$((20000 + RANDOM % 30000))
-    port_in_use "$port" || { echo "$port"; return 0; }
-  done
-  die "found no free TCP port"
 }
 
 # The id names every resource (bridge, veths, state dir, Slurm cluster), so that two clusters
@@ -294,7 +279,7 @@ start_munge() {
 write_slurm_conf() {
   local cpus=$1 s=$DIR/slurm host
   local ctl_port
-  ctl_port=$(free_port)
+  ctl_port=$(free_port) || die "found no free TCP port for slurmctld"
   mkdir -p "$s/state" "$s/log"
   cat > "$s/slurm.conf" <<EOF
 # Written by scripts/cluster.sh for cluster $CLUSTER_ID; removed by \`cluster.sh down\`.

@@ -43,26 +43,16 @@ mapfile -t files < <(cd "$scratch" && { echo bench/coll/collective.cpp;
   grep -rlE 'case (coll::)?Collective::' --include='*.cpp' bench tests | sort; } | awk '!seen[$0]++')
 
 # Each file's compile command from this build, pointed at the scratch tree, checking syntax only.
-commands="$(/usr/bin/python3 - "$DB" "$ROOT" "$BUILD" "$scratch" "${files[@]}" <<'PY'
+commands="$(PYTHONPATH="$ROOT/scripts" PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 - "$DB" "$ROOT" "$BUILD" "$scratch" "${files[@]}" <<'PY'
 import json, shlex, sys
+from scratch_command import scratch_command
 db, root, build, scratch, files = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
 by_file = {e["file"]: e for e in json.load(open(db))}
 for f in files:
     e = by_file.get(root + "/" + f)
     if e is None:
         continue  # not built here (an adapter this build lacks)
-    args = e.get("arguments") or shlex.split(e["command"])
-    out, skip = [], False
-    for a in args:
-        if skip:
-            skip = False
-            continue
-        if a in ("-o", "-MF", "-MT"):
-            skip = True
-            continue
-        if a in ("-MD", "-MMD", "-c"):
-            continue
-        out.append(a.replace(build, scratch + "/build").replace(root, scratch))
+    out = scratch_command(e, root, build, scratch)
     # -Werror=switch: a build without COLLBENCH_WERROR still names every switch.
     print(f + "\t" + " ".join(shlex.quote(a) for a in out + ["-Werror=switch", "-fsyntax-only"]))
 PY

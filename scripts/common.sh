@@ -1,5 +1,6 @@
-# Shared by scripts/run.sh and scripts/test.sh: install what is missing, configure, build.
-# Source it; it defines collbench_setup and BUILD_DIR.
+# Shared by the scripts: install what is missing, configure, build (run.sh, test.sh, the
+# bench-*.sh), and find a free TCP port (cluster.sh, launch-local.sh). Source it; it defines
+# functions and ROOT_DIR, BUILD_DIR, and turns on `set -euo pipefail`.
 
 set -euo pipefail
 ROOT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -59,4 +60,25 @@ mpirun_flags() {
   local flags=(--oversubscribe)
   [ "$(id -u)" -eq 0 ] && flags+=(--allow-run-as-root)
   echo "${flags[@]}"
+}
+
+# True when some socket in this network namespace (/proc/net/tcp is per namespace) uses TCP
+# port $1: listening, connected or in TIME_WAIT.
+port_in_use() {
+  local hex
+  hex=$(printf ':%04X' "$1")
+  awk -v h="$hex" 'FNR > 1 && substr($2, length($2) - 4) == h { found = 1 } END { exit !found }' \
+    /proc/net/tcp /proc/net/tcp6 2>/dev/null
+}
+
+# Prints a TCP port in 20000-49999 that nothing here uses; returns 1 without output when 200
+# tries found none, so that the caller says what to do instead (its own words and exit code:
+# a `die` in here would only leave the $(...) that called it).
+free_port() {
+  local port tries
+  for ((tries = 0; tries < 200; tries++)); do
+    port=$((20000 + RANDOM % 30000))
+    port_in_use "$port" || { echo "$port"; return 0; }
+  done
+  return 1
 }

@@ -10,7 +10,10 @@
 # and a rank that ends by SIGINT or SIGTERM stops the others (SIGTERM); ranks still running
 # after a grace period are killed. A rank that fails on its own is left to the others to
 # diagnose: that is what collbench is for.
-set -uo pipefail
+# common.sh: free_port. It turns on -e, which this launcher must not have: it waits on ranks
+# that may fail and reports their exit codes itself.
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+set +e -uo pipefail
 
 readonly KILL_GRACE_S=5
 
@@ -20,23 +23,6 @@ die() {
 }
 
 usage() { die "usage: launch-local.sh N [--port P] -- COMMAND [ARGS...]"; }
-
-# True when some socket on this machine uses TCP port $1 (listening, connected or TIME_WAIT).
-port_in_use() {
-  local hex
-  hex=$(printf '%04X' "$1")
-  awk -v h=":$hex" 'FNR > 1 && substr($2, length($2) - 4) == h { found = 1 } END { exit !found }' \
-    /proc/net/tcp /proc/net/tcp6 2>/dev/null
-}
-
-free_port() {
-  local port tries
-  for ((tries = 0; tries < 200; tries++)); do
-    port=$((20000 + RANDOM % 30000))
-    port_in_use "$port" || { echo "$port"; return 0; }
-  done
-  die "found no free TCP port; pass --port"
-}
 
 parse_args() {
   [ $# -ge 1 ] || usage
@@ -55,7 +41,7 @@ parse_args() {
   [ $# -ge 1 ] || usage
   command_line=("$@")
   if [ -z "$port" ]; then
-    port=$(free_port)
+    port=$(free_port) || die "found no free TCP port; pass --port"
   elif ! [[ $port =~ ^[0-9]{1,5}$ ]] || [ "$port" -lt 1 ] || [ "$port" -gt 65535 ]; then
     die "--port must be a TCP port number, 1-65535 (got '$port')"
   fi

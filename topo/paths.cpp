@@ -100,8 +100,10 @@ std::string_view nccl_name(const Path& path) {
     case PciPath::kPxb: return "PXB";
     case PciPath::kPhb:
     case PciPath::kNode: return "PHB";
-    default: return "SYS";
+    case PciPath::kSelf:  // returned above
+    case PciPath::kSys: return "SYS";
   }
+  return "SYS";  // a path outside the enum (a cast)
 }
 
 Path classify_pci(const Topology& topo, int pci_a, int pci_b) {

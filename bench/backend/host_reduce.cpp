@@ -32,23 +32,31 @@ StorageOf<T> store(double v) {
   }
 }
 
+// avg and premulsum combine as sums: the division (finish_average) and the premultiplication
+// (scale_elements) happen outside the combining.
 template <typename S>
 S combine_native(S a, S b, ReduceOp op) {
   switch (op) {
+    case ReduceOp::kSum:
+    case ReduceOp::kAvg:
+    case ReduceOp::kPreMulSum: return static_cast<S>(a + b);
     case ReduceOp::kProd: return static_cast<S>(a * b);
     case ReduceOp::kMin: return std::min(a, b);
     case ReduceOp::kMax: return std::max(a, b);
-    default: return static_cast<S>(a + b);
   }
+  return a;  // an op outside the enum (a cast) combines nothing
 }
 
 double combine_real(double a, double b, ReduceOp op) {
   switch (op) {
+    case ReduceOp::kSum:
+    case ReduceOp::kAvg:
+    case ReduceOp::kPreMulSum: return a + b;
     case ReduceOp::kProd: return a * b;
     case ReduceOp::kMin: return std::fmin(a, b);
     case ReduceOp::kMax: return std::fmax(a, b);
-    default: return a + b;
   }
+  return a;  // an op outside the enum (a cast) combines nothing
 }
 
 template <DataType T>

@@ -29,7 +29,8 @@ class Bootstrap {
   // them in rank order.
   virtual Status allgather(std::span<const std::byte> mine, std::span<std::byte> all) = 0;
   virtual Status broadcast(std::span<std::byte> data, int root) = 0;
-  // Element-wise reduction of small control values (timings, counters): sum, min or max.
+  // Element-wise reduction of small control values (timings, counters): sum, prod, min or max
+  // on every bootstrap (tests/unit/bootstrap/control_reductions.hpp); other ops may be refused.
   virtual Status allreduce(std::span<double> values, ReduceOp op) = 0;
   // Ends the whole job as fast as the launcher allows; never returns.
   [[noreturn]] virtual void abort(int exit_code) = 0;

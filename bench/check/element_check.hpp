@@ -1,7 +1,8 @@
 // Element-at-a-time checking: the expected element at one output position and whether a
 // received element matches it. Device kernels check with these functions (they are
-// COLLBENCH_HD and vendor-free); the host checker's chunked loops compute the same values,
-// and tests/unit/check/element_check_test.cpp holds the two to agreement for every type.
+// COLLBENCH_HD and vendor-free); the host checker's chunked loops generate the same values
+// and match, average and measure ulps with these very functions, and
+// tests/unit/check/element_check_test.cpp holds the two to agreement for every type.
 #pragma once
 
 #include <cmath>
@@ -36,8 +37,17 @@ COLLBENCH_HD MiniFloat float_format(DataType type) {
     case DataType::kFp8E4M3: return kE4M3;
     case DataType::kFp8E5M2: return kE5M2;
     case DataType::kFloat: return MiniFloat{8, 23, 127, true};
-    default: return MiniFloat{11, 52, 1023, true};
+    case DataType::kDouble: return MiniFloat{11, 52, 1023, true};
+    // Integers are checked bit-exactly (make_data_spec gives tolerance to float types only);
+    // binary64's layout keeps the arithmetic defined should one ever get here.
+    case DataType::kInt8:
+    case DataType::kUint8:
+    case DataType::kInt32:
+    case DataType::kUint32:
+    case DataType::kInt64:
+    case DataType::kUint64: return MiniFloat{11, 52, 1023, true};
   }
+  return MiniFloat{11, 52, 1023, true};  // a type outside the enum (a cast)
 }
 
 // The spacing of `type`'s values at `value` (>= 0); below the normal range, the subnormal step.
@@ -55,7 +65,7 @@ COLLBENCH_HD bool within_ulps(double got, double want, int ulps, DataType type) 
 }
 
 // avg's result for an exact sum: divided by the rank count in the element type (integers
-// truncate, floats round to nearest), as the host checker's Encoder::average does.
+// truncate, floats round to nearest); the host checker's loops use it too.
 template <DataType T>
 COLLBENCH_HD ElementOf<T> average_element(std::uint64_t sum, int nranks) {
   if constexpr (Codec<T>::kIsFloat) {

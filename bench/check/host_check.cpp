@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "bench/check/codec.hpp"
+#include "bench/check/element_check.hpp"
 
 // The hot loops are built twice, for AVX2 and for the x86-64 baseline, and the loader picks
 // the version the CPU runs (GNU ifunc): AVX2 has the 32-bit vector multiply the pattern's mix
@@ -39,16 +40,6 @@ StorageOf<T> encode(ValueOf<T> v) {
   }
 }
 
-// avg's expected element: the exact sum divided by n in the element type.
-template <DataType T>
-StorageOf<T> average(std::uint64_t sum, int nranks) {
-  if constexpr (Codec<T>::kIsFloat) {
-    return Codec<T>::from_double(static_cast<double>(sum) / nranks);
-  } else {
-    return Codec<T>::from_integer(sum / static_cast<std::uint64_t>(nranks));
-  }
-}
-
 // Writes encode(value(x)) to out[0, len) for consecutive indices whose first pattern word is
 // `w`; each next word is `step` further on. The loop reads only locals and its parameters (a
 // char-typed output may alias anything else), and consecutive words cost one add, so it
@@ -67,6 +58,18 @@ std::uint64_t block_end(std::uint64_t i, std::uint64_t end) {
   return std::min(end, ((i >> kBlockShift) + 1) << kBlockShift);
 }
 
+// Calls write(out, i, len) for each run of pattern indices [i, i + len) within one block of
+// [first, first + n), `out` pointing at index i's place in dst.
+template <typename S, typename Write>
+void for_each_block(S* dst, std::uint64_t n, std::uint64_t first, Write write) {
+  const std::uint64_t end = first + n;
+  for (std::uint64_t i = first; i < end;) {
+    const std::uint64_t stop = block_end(i, end);
+    write(dst + (i - first), i, stop - i);
+    i = stop;
+  }
+}
+
 // Writes input values of `rank` for pattern indices [first, first + n), block by block:
 // within a block the rank's role (j, contributing or not) is fixed.
 template <DataType T>
@@ -74,11 +77,7 @@ void generate_input(StorageOf<T>* dst, std::uint64_t n, const Pattern& p, int ra
   using V = ValueOf<T>;
   const V mask = static_cast<V>(p.k_mask);
   const int shift = p.x_shift;
-  const std::uint64_t end = first + n;
-  for (std::uint64_t i = first; i < end;) {
-    const std::uint64_t stop = block_end(i, end);
-    StorageOf<T>* out = dst + (i - first);
-    const std::uint64_t len = stop - i;
+  for_each_block(dst, n, first, [&](StorageOf<T>* out, std::uint64_t i, std::uint64_t len) {
     const V j = rotated_rank(p, rank, i);
     const bool contributes = j < p.width;
     const std::uint32_t w = pattern_word(p, i);
@@ -108,8 +107,7 @@ void generate_input(StorageOf<T>* dst, std::uint64_t n, const Pattern& p, int ra
         }
         break;
     }
-    i = stop;
-  }
+  });
 }
 
 // Writes the expected reduction for pattern indices [first, first + n) to dst.
@@ -120,11 +118,7 @@ void generate_reduced(StorageOf<T>* dst, std::uint64_t n, const Pattern& p, std:
   const V width = p.width;
   const V scale = static_cast<V>(p.scale);
   const int shift = p.x_shift;
-  const std::uint64_t end = first + n;
-  for (std::uint64_t i = first; i < end;) {
-    const std::uint64_t stop = block_end(i, end);
-    StorageOf<T>* out = dst + (i - first);
-    const std::uint64_t len = stop - i;
+  for_each_block(dst, n, first, [&](StorageOf<T>* out, std::uint64_t i, std::uint64_t len) {
     const std::uint32_t w = pattern_word(p, i);
     if (p.kind == PatternKind::kSum && p.op != ReduceOp::kAvg) {
       write_run<T>(out, len, w, p.mul, shift, [=](V x) { return static_cast<V>(closed_sum<V>(x, width, k) * scale); });
@@ -133,12 +127,11 @@ void generate_reduced(StorageOf<T>* dst, std::uint64_t n, const Pattern& p, std:
     } else if (p.kind == PatternKind::kMinMax) {
       write_run<T>(out, len, w, p.mul, shift, [=](V x) { return minmax_value<V>(x, width, k, false); });
     } else if (p.kind == PatternKind::kSum) {
-      for (std::uint64_t t = 0; t < len; ++t) out[t] = average<T>(reduced_value(p, i + t), p.nranks);
+      for (std::uint64_t t = 0; t < len; ++t) out[t] = average_element<T>(reduced_value(p, i + t), p.nranks);
     } else {
       for (std::uint64_t t = 0; t < len; ++t) out[t] = encode<T>(static_cast<V>(reduced_value(p, i + t)));
     }
-    i = stop;
-  }
+  });
 }
 
 // Writes what segment `seg` of a rank's output should hold, for its elements [done, done + len).
@@ -149,29 +142,6 @@ void generate_segment(StorageOf<T>* dst, const Segment& seg, std::uint64_t done,
   } else {
     generate_input<T>(dst, len, p, seg.src_rank, seg.src_begin + done);
   }
-}
-
-// IEEE binary32/binary64 in MiniFloat terms, for the ulp arithmetic only.
-constexpr MiniFloat kFloatLayout{8, 23, 127, true};
-constexpr MiniFloat kDoubleLayout{11, 52, 1023, true};
-
-MiniFloat layout_of(DataType type) {
-  switch (type) {
-    case DataType::kHalf: return kHalf;
-    case DataType::kBfloat16: return kBfloat16;
-    case DataType::kFp8E4M3: return kE4M3;
-    case DataType::kFp8E5M2: return kE5M2;
-    case DataType::kFloat: return kFloatLayout;
-    default: return kDoubleLayout;
-  }
-}
-
-// The spacing of `type`'s values at `value`; below the normal range it is the subnormal step.
-double ulp_at(double value, DataType type) {
-  const MiniFloat f = layout_of(type);
-  const int e_min = 1 - f.bias;
-  const int e = value == 0 ? e_min : std::max(std::ilogb(value), e_min);
-  return std::ldexp(1.0, e - f.man_bits);
 }
 
 // How far, in ulps of the expected average, a library's premultiplied avg may land from it:
@@ -185,24 +155,15 @@ int avg_tolerance_ulps(DataType type, int nranks, std::uint32_t width) {
     return Codec<T>::to_double(Codec<T>::from_double(1.0 / nranks));
   });
   const double d = std::fabs(r * nranks - 1.0);
-  const double ulps = std::ldexp(d, layout_of(type).man_bits + 1) + 2.0 * width - 0.5;
+  const double ulps = std::ldexp(d, float_format(type).man_bits + 1) + 2.0 * width - 0.5;
   return static_cast<int>(std::ceil(ulps));
-}
-
-template <DataType T>
-bool matches(StorageOf<T> got, StorageOf<T> want, const DataSpec& spec) {
-  if (same_bits(got, want)) return true;
-  if (spec.tolerance_ulps == 0) return false;
-  const double g = Codec<T>::to_double(got);
-  const double w = Codec<T>::to_double(want);
-  return std::isfinite(g) && std::fabs(g - w) <= static_cast<double>(spec.tolerance_ulps) * ulp_at(w, T);
 }
 
 template <DataType T>
 void compare_chunk(const StorageOf<T>* got, const StorageOf<T>* want, std::uint64_t len, std::uint64_t out_index,
                    const DataSpec& spec, std::size_t max_report, CheckResult& result) {
   for (std::uint64_t t = 0; t < len; ++t) {
-    if (matches<T>(got[t], want[t], spec)) continue;
+    if (element_matches<T>(got[t], want[t], spec)) continue;
     ++result.wrong;
     if (result.first.size() < max_report) {
       result.first.push_back({out_index + t, Codec<T>::to_double(want[t]), Codec<T>::to_double(got[t])});

@@ -73,7 +73,7 @@ Result<bool> HealthRun::agree_go(const report::PreflightReport& preflight) {
 
 Result<HealthSweep> HealthRun::sweep(const SweepPlan& plan, const std::stop_token& stop) {
   HealthSweep swept;
-  COLLBENCH_ASSIGN_OR_RETURN(swept.context, host_.sweep_context());
+  COLLBENCH_ASSIGN_OR_RETURN(swept.context, host_.sweep_context(plan));
   Runner runner(options_.run, boot_, backend_, host_.sweep_reporter(), watchdog_);
   auto outcome = runner.run(plan, swept.context, stop);
   host_.sweep_ended(outcome.ok());

@@ -37,7 +37,7 @@ class HealthHost {
   // Every host's topology against the reference: the check on rank 0, an empty one elsewhere.
   virtual Result<report::TopologyCheck> check_topology() = 0;
   // The sweep's context (who runs what, where, the expected busbw); every rank calls it.
-  virtual Result<report::RunContext> sweep_context() = 0;
+  virtual Result<report::RunContext> sweep_context(const SweepPlan& plan) = 0;
   // Where this rank's sweep rows go (rank 0: the table), for the sweep's duration.
   virtual report::Reporter& sweep_reporter() = 0;
   // After the sweep: ok false when it failed (the CLI then stops this process's communicators).

@@ -57,8 +57,20 @@ report::RunStatus status_after(const Status& error) {
   switch (error.code()) {
     case ErrorCode::kTimeout: return report::RunStatus::kTimeout;
     case ErrorCode::kInterrupted: return report::RunStatus::kInterrupted;
-    default: return report::RunStatus::kError;
+    case ErrorCode::kOk:  // not a failure; a run that ends on it ended wrongly all the same
+    case ErrorCode::kInternal:
+    case ErrorCode::kUsage:
+    case ErrorCode::kComm:
+    case ErrorCode::kUnsupported:
+    case ErrorCode::kWrongData:
+    case ErrorCode::kLaunch:
+    case ErrorCode::kIo:
+    case ErrorCode::kRegression:
+    case ErrorCode::kMismatch:
+    case ErrorCode::kOutlier:
+    case ErrorCode::kBelowExpectation: return report::RunStatus::kError;
   }
+  return report::RunStatus::kError;  // a code outside the enum (a cast): still an error
 }
 
 // The largest peak resident set of any rank, in bytes (getrusage reports KiB on Linux).
@@ -185,8 +197,13 @@ Status Runner::finish(RunOutcome& outcome, report::RunStatus status, const Statu
   return reporter_.end(outcome.summary);
 }
 
+report::BufferConfig buffer_config(const SweepPlan& plan, const RunOptions& options) {
+  return {options.fixed_buffers ? report::BufferPolicy::kFixed : report::BufferPolicy::kRotated,
+          std::max<std::uint64_t>(plan.buffer_bytes, 1)};
+}
+
 Status Runner::allocate(const SweepPlan& plan) {
-  buffer_bytes_ = std::max<std::uint64_t>(plan.buffer_bytes, 1);
+  buffer_bytes_ = buffer_config(plan, options_).bytes_per_buffer;
   COLLBENCH_ASSIGN_OR_RETURN(send_, backend_.allocate(buffer_bytes_));
   COLLBENCH_ASSIGN_OR_RETURN(recv_, backend_.allocate(buffer_bytes_));
   return ok_status();

@@ -20,6 +20,10 @@ struct RunOutcome {
   report::RunSummary summary;
 };
 
+// What the run's header and JSON say of its buffers: the bytes the runner allocates for each
+// of send and receive, and whether the timed loop rotates through them (timing.hpp, Rotation).
+report::BufferConfig buffer_config(const SweepPlan& plan, const RunOptions& options);
+
 class Runner {
  public:
   // `watchdog` may be null (no time limit).

@@ -88,6 +88,9 @@ Json config_json(const RunConfig& c) {
             {"per_iteration_timing", c.per_iteration_timing},
             {"report_timestamps", c.report_timestamps}};
   if (c.precision) j["precision"] = precision_json(*c.precision);
+  if (c.buffers) {
+    j["buffers"] = {{"policy", to_string(c.buffers->policy)}, {"bytes_per_buffer", c.buffers->bytes_per_buffer}};
+  }
   return j;
 }
 
@@ -212,6 +215,13 @@ RankInfo rank_from(const Json& j) {
   return r;
 }
 
+BufferConfig buffers_from(const Json& j) {
+  const std::string name = j.at("policy").get<std::string>();
+  const auto policy = buffer_policy_from(name);
+  if (!policy) throw std::invalid_argument("\"policy\": \"" + name + "\" is neither \"rotated\" nor \"fixed\"");
+  return {*policy, j.at("bytes_per_buffer").get<std::uint64_t>()};
+}
+
 RunConfig config_from(const Json& j) {
   RunConfig c;
   c.collectives = j.at("collectives").get<std::vector<std::string>>();
@@ -243,6 +253,7 @@ RunConfig config_from(const Json& j) {
                                   real_from(p->at("target_spread")), p->at("min_iterations").get<std::uint64_t>(),
                                   p->at("max_iterations").get<std::uint64_t>()};
   }
+  if (const auto b = j.find("buffers"); b != j.end()) c.buffers = buffers_from(*b);
   return c;
 }
 

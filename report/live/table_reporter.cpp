@@ -7,6 +7,7 @@
 #include "common/text_table.hpp"
 #include "report/format/number_format.hpp"
 #include "report/render/rank_line.hpp"
+#include "report/format/size_label.hpp"
 
 namespace collbench::report {
 namespace {
@@ -111,6 +112,22 @@ std::string parameter_line(const RunConfig& c) {
          " graph: " + format_uint(c.graph_launches);
 }
 
+// collbench's one line in nccl-tests' header: the peers differ in the buffer policy, and it
+// moves the busbw of rows that fit a cache by several times (docs/performance.md).
+std::string buffers_line(const BufferConfig& b) {
+  switch (b.policy) {
+    case BufferPolicy::kRotated: {
+      const std::string exact = format_uint(b.bytes_per_buffer) + " B";
+      const std::string human = size_text(b.bytes_per_buffer);
+      return "#  Buffers: rotated over " + human + (human == exact ? "" : " (" + exact + ")") +
+             " per buffer (new addresses each operation, caches colder: as nccl-tests and IMB -off_cache)";
+    }
+    case BufferPolicy::kFixed:
+      return "#  Buffers: fixed (the same addresses each operation, caches warm: as OSU and IMB's default)";
+  }
+  return "";
+}
+
 std::string mismatch_line(const SizeRecord& record, const Measurement& m, const Mismatch& x) {
   return "#   " + record.collective + " " + record.dtype + " " + record.op + " " + format_uint(record.size_bytes) +
          " B " + placement_words(to_string(m.placement)) + ", rank " + format_int(x.rank) + " (" + x.host +
@@ -193,7 +210,9 @@ void TableReporter::start_section(const std::string& collective) {
        << " bootstrap=" << context_.bootstrap << " backend=" << context_.backend << " (" << context_.backend_library
        << ")\n"
        << "# Collective test starting: " << section_ << "\n"
-       << parameter_line(context_.config) << "\n#\n# Using devices\n";
+       << parameter_line(context_.config) << "\n";
+  if (context_.config.buffers) out_ << buffers_line(*context_.config.buffers) << "\n";
+  out_ << "#\n# Using devices\n";
   for (const auto& rank : context_.ranks) out_ << format_rank_line(rank) << "\n";
   out_ << "#\n";
   for (const auto& line : table_column_header(layout_)) out_ << line << "\n";

@@ -1,5 +1,6 @@
 // The nccl-tests text table on a stream, laid out byte for byte as nccl-tests prints it so
 // that existing parsers keep working. collbench's additions are '#' comment lines only:
+//  - "#  Buffers: rotated over ... | fixed ..." after the parameter line: the buffer policy;
 //  - host-memory ranks show "device -1 [cpu] <cpu set>" in the "Using devices" list;
 //  - the first line says whether a drop-in binary (" as all_reduce_perf") or `collbench run`
 //    (" run") printed it.

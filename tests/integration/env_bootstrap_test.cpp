@@ -13,6 +13,7 @@
 
 #include "bench/bootstrap/tcp/env_bootstrap.hpp"
 #include "tests/integration/rank_processes.hpp"
+#include "tests/unit/bootstrap/control_reductions.hpp"
 
 namespace collbench::testing {
 namespace {
@@ -81,6 +82,7 @@ int exchange_and_check(Bootstrap& boot, std::string& report) {
     return fail("allreduce sum " + std::to_string(sum[0]));
   }
   if (min[0] != 5 || max[0] != nd + 4) return fail("allreduce min/max");
+  if (const std::string wrong = check_control_reductions(boot); !wrong.empty()) return fail(wrong);
 
   auto names = bootstrap::allgather_strings(boot, std::string(static_cast<std::size_t>(r) + 1, 'x'));
   if (!names.ok() || names->size() != un || (*names)[un - 1].size() != un) return fail("allgather_strings");

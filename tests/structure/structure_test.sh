@@ -4,6 +4,9 @@
 #   back-edge ROOT     a tree with one include against the layers is refused, naming it
 #   checklist ROOT     adding a collective or dropping a traits row breaks the build where
 #                      docs/architecture.md says it does
+#   no-default ROOT    no switch over a project enum has a default:, and a tree with one
+#                      injected (over DataType) is refused, naming it, while a default over a
+#                      standard library enum next to it is let through
 set -euo pipefail
 what="$1"
 ROOT="$2"
@@ -44,6 +47,16 @@ case "$what" in
     out="$(bash "$ROOT/scripts/collective-checklist.sh" --drop-row kAllToAllV)" || fail "dropping a traits row broke nothing"
     echo "$out"
     grep -qE "bench/coll/collective.cpp:.*static assertion" <<< "$out" || fail "the table's static_assert did not fire"
+    ;;
+  no-default)
+    bash "$ROOT/scripts/check-no-default.sh" || fail "the tree has a default: over a project enum"
+    # --inject appends three lines to common/types.cpp: an include, the default over DataType,
+    # the default over std::float_round_style.
+    line=$(( $(wc -l < "$ROOT/common/types.cpp") + 2 ))
+    if out="$(bash "$ROOT/scripts/check-no-default.sh" --inject 2>&1)"; then fail "an injected default passed: $out"; fi
+    echo "$out"
+    grep -qE "^  common/types.cpp:$line\$" <<< "$out" || fail "the default over DataType not named at common/types.cpp:$line"
+    if grep -q "common/types.cpp:$((line + 1))" <<< "$out"; then fail "a default over a standard enum was refused"; fi
     ;;
   *) fail "unknown check '$what'" ;;
 esac

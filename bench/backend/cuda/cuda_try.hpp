@@ -6,6 +6,7 @@
 
 #include <source_location>
 
+#include "bench/backend/library_try.hpp"
 #include "common/status.hpp"
 
 namespace collbench::backend::cuda {
@@ -15,10 +16,5 @@ Status cuda_error(cudaError_t rc, const char* expr, std::source_location where);
 }  // namespace collbench::backend::cuda
 
 // Returns (as a Status, or a Result's error) from the enclosing function when `expr` fails.
-#define COLLBENCH_CUDA_TRY(expr)                                                                                 \
-  do {                                                                                                           \
-    const cudaError_t collbench_cuda_rc_ = (expr);                                                               \
-    if (collbench_cuda_rc_ != cudaSuccess) {                                                                     \
-      return ::collbench::backend::cuda::cuda_error(collbench_cuda_rc_, #expr, std::source_location::current()); \
-    }                                                                                                            \
-  } while (false)
+#define COLLBENCH_CUDA_TRY(expr) \
+  COLLBENCH_LIBRARY_TRY(cudaError_t, cudaSuccess, ::collbench::backend::cuda::cuda_error, expr, #expr)

@@ -6,6 +6,7 @@
 
 #include <source_location>
 
+#include "bench/backend/library_try.hpp"
 #include "common/status.hpp"
 
 namespace collbench::backend::nccl {
@@ -15,10 +16,5 @@ Status nccl_error(ncclResult_t rc, const char* expr, std::source_location where)
 }  // namespace collbench::backend::nccl
 
 // Returns (as a Status, or a Result's error) from the enclosing function when `expr` fails.
-#define COLLBENCH_NCCL_TRY(expr)                                                                                 \
-  do {                                                                                                           \
-    const ncclResult_t collbench_nccl_rc_ = (expr);                                                              \
-    if (collbench_nccl_rc_ != ncclSuccess) {                                                                     \
-      return ::collbench::backend::nccl::nccl_error(collbench_nccl_rc_, #expr, std::source_location::current()); \
-    }                                                                                                            \
-  } while (false)
+#define COLLBENCH_NCCL_TRY(expr) \
+  COLLBENCH_LIBRARY_TRY(ncclResult_t, ncclSuccess, ::collbench::backend::nccl::nccl_error, expr, #expr)

@@ -22,13 +22,18 @@ std::optional<ncclDataType_t> nccl_type(DataType type) {
     case DataType::kDouble: return ncclFloat64;
 #if defined(__CUDA_BF16_TYPES_EXIST__)  // nccl.h declares ncclBfloat16 with the CUDA bf16 types
     case DataType::kBfloat16: return ncclBfloat16;
+#else
+    case DataType::kBfloat16: return std::nullopt;
 #endif
 #if NCCL_VERSION_CODE >= NCCL_VERSION(2, 24, 0)
     case DataType::kFp8E4M3: return ncclFloat8e4m3;
     case DataType::kFp8E5M2: return ncclFloat8e5m2;
+#else
+    case DataType::kFp8E4M3:
+    case DataType::kFp8E5M2: return std::nullopt;
 #endif
-    default: return std::nullopt;
   }
+  return std::nullopt;  // a type outside the enum (a cast)
 }
 
 std::optional<ncclRedOp_t> nccl_builtin_op(ReduceOp op) {
@@ -39,9 +44,12 @@ std::optional<ncclRedOp_t> nccl_builtin_op(ReduceOp op) {
     case ReduceOp::kMax: return ncclMax;
 #if NCCL_VERSION_CODE >= NCCL_VERSION(2, 10, 0)
     case ReduceOp::kAvg: return ncclAvg;
+#else
+    case ReduceOp::kAvg: return std::nullopt;
 #endif
-    default: return std::nullopt;
+    case ReduceOp::kPreMulSum: return std::nullopt;  // not built in: ncclRedOpCreatePreMulSum, per type
   }
+  return std::nullopt;  // an op outside the enum (a cast)
 }
 
 std::optional<std::string> type_unsupported(DataType type, int library_code, int cc_major, int cc_minor) {

@@ -12,12 +12,18 @@
 namespace collbench::bootstrap {
 namespace {
 
+// The control reduction does sum, prod, min and max, as the env and threads bootstraps do;
+// MPI_OP_NULL for the rest, which allreduce refuses.
 MPI_Op to_mpi(ReduceOp op) {
   switch (op) {
+    case ReduceOp::kSum: return MPI_SUM;
+    case ReduceOp::kProd: return MPI_PROD;
     case ReduceOp::kMin: return MPI_MIN;
     case ReduceOp::kMax: return MPI_MAX;
-    default: return MPI_SUM;
+    case ReduceOp::kAvg:
+    case ReduceOp::kPreMulSum: return MPI_OP_NULL;
   }
+  return MPI_OP_NULL;
 }
 
 // Control traffic runs on its own duplicate of MPI_COMM_WORLD, so it can never match a
@@ -67,8 +73,13 @@ class MpiBootstrap final : public Bootstrap {
   }
 
   Status allreduce(std::span<double> values, ReduceOp op) override {
+    const MPI_Op mpi_op = to_mpi(op);
+    if (mpi_op == MPI_OP_NULL) {
+      return Status::error(ErrorCode::kUnsupported, "the MPI bootstrap's allreduce does sum, prod, min and max, not " +
+                                                        std::string(to_string(op)));
+    }
     COLLBENCH_MPI_TRY(
-        MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE, to_mpi(op), comm_));
+        MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE, mpi_op, comm_));
     return ok_status();
   }
 

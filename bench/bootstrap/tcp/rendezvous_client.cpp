@@ -54,9 +54,10 @@ Status connect_failure(const EnvConfig& cfg, const LastFailure& last) {
     case ConnectOutcome::kUnreachable:
       return Status::error(ErrorCode::kLaunch, last.where + " is unreachable (" + errno_text(last.error) +
                                                    "): check MASTER_ADDR and the network between the hosts");
-    default:
-      return Status::error(ErrorCode::kLaunch, "cannot connect to " + last.where + ": " + errno_text(last.error));
+    case ConnectOutcome::kConnected:  // not recorded: a connected attempt is kFailed or closed_unanswered
+    case ConnectOutcome::kFailed: break;
   }
+  return Status::error(ErrorCode::kLaunch, "cannot connect to " + last.where + ": " + errno_text(last.error));
 }
 
 // Rank 0 neither welcomed nor turned this rank away in time; `acked`: it had admitted it.
@@ -96,7 +97,7 @@ Result<std::optional<RankJoin>> say_hello(const EnvConfig& cfg, Fd fd, const std
         acked = true;
         // Rank 0 names the missing ranks when it gives up: wait long enough to hear it.
         wait = deadline.later(Deadline::in(ack.remaining_ms / 1000.0 + kVerdictSeconds));
-        break;
+        continue;
       }
       case FrameType::kWelcome: {
         COLLBENCH_ASSIGN_OR_RETURN(const Welcome welcome, decode_welcome(frame.payload));
@@ -110,10 +111,11 @@ Result<std::optional<RankJoin>> say_hello(const EnvConfig& cfg, Fd fd, const std
       }
       case FrameType::kAbort:
         return Status::error(ErrorCode::kLaunch, "rank 0 at " + root + " aborted the job before it started");
-      default:
-        return Status::error(ErrorCode::kComm, "protocol error: rank 0 at " + root + " sent an unexpected " +
-                                                   std::string(frame_type_name(frame.type)) + " frame");
+      case FrameType::kHello:
+      case FrameType::kData: break;  // not rank 0's to send before its welcome
     }
+    return Status::error(ErrorCode::kComm, "protocol error: rank 0 at " + root + " sent an unexpected " +
+                                               std::string(frame_type_name(frame.type)) + " frame");
   }
 }
 

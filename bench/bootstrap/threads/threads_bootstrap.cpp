@@ -16,13 +16,28 @@ Status mismatch(std::string_view what) {
                        std::string(what) + ": the threads of this process passed different sizes");
 }
 
+// The control reduction's ops: sum, prod, min and max, as the env and MPI bootstraps do.
+bool combinable(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::kSum:
+    case ReduceOp::kProd:
+    case ReduceOp::kMin:
+    case ReduceOp::kMax: return true;
+    case ReduceOp::kAvg:
+    case ReduceOp::kPreMulSum: return false;
+  }
+  return false;
+}
+
 void combine(std::span<double> into, std::span<const double> term, ReduceOp op) {
   for (std::size_t i = 0; i < into.size(); ++i) {
     switch (op) {
+      case ReduceOp::kSum: into[i] += term[i]; break;
+      case ReduceOp::kProd: into[i] *= term[i]; break;
       case ReduceOp::kMin: into[i] = std::min(into[i], term[i]); break;
       case ReduceOp::kMax: into[i] = std::max(into[i], term[i]); break;
-      case ReduceOp::kProd: into[i] *= term[i]; break;
-      default: into[i] += term[i]; break;
+      case ReduceOp::kAvg:
+      case ReduceOp::kPreMulSum: break;  // refused before any combining (combinable)
     }
   }
 }
@@ -153,7 +168,7 @@ Status ThreadGroup::leader_broadcast(int root) {
 }
 
 Status ThreadGroup::leader_allreduce(ReduceOp op) {
-  if (op != ReduceOp::kSum && op != ReduceOp::kProd && op != ReduceOp::kMin && op != ReduceOp::kMax) {
+  if (!combinable(op)) {
     return Status::error(ErrorCode::kInternal, "bootstrap allreduce supports sum, prod, min and max only");
   }
   const std::size_t len = posts_[0].values.size();

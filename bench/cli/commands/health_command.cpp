@@ -80,12 +80,12 @@ class HealthRank final : public engine::HealthHost {
     return check_topologies(hosts_, failures, reference_, cmd_.topo_reference);
   }
 
-  Result<report::RunContext> sweep_context() override {
+  Result<report::RunContext> sweep_context(const engine::SweepPlan& plan) override {
     backend::DeviceInfo device = s_.backend().device();
     if (device.device == "cpu") device.name = "CPUs " + topo::allowed_cpus();
     COLLBENCH_ASSIGN_OR_RETURN(auto ranks, engine::gather_rank_table(b_, device, s_.host()));
     COLLBENCH_ASSIGN_OR_RETURN(report::RunContext context,
-                               make_run_context(cmd_.run, argv_, b_, s_.backend(), std::move(ranks)));
+                               make_run_context(cmd_.run, argv_, b_, s_.backend(), std::move(ranks), plan));
     COLLBENCH_ASSIGN_OR_RETURN(context.expected_busbw, agree_expected_busbw(b_, context, hosts_));
     COLLBENCH_RETURN_IF_ERROR(report::apply_busbw_bound(bounds_, context.expected_busbw));
     return context;

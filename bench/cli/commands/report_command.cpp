@@ -38,24 +38,25 @@ struct ReportFormat {
   std::string (*render)(const RenderInput&);
 };
 
-constexpr std::array kFormats =
-    {
-        ReportFormat{"html", "one self-contained HTML page (with -o; without, a summary on stdout)", false, false,
-                     [](const RenderInput& in) {
+std::string html_page(const RenderInput& in) {
   return report::render_html_report(in.runs, {in.raw.title, in.ranking, in.generator});
-                     }},
-        ReportFormat{"gbench", "Google Benchmark's JSON (one run)", true, true,
-                     [](const RenderInput& in) { return report::gbench_json_text(in.runs.front().document); }},
-        ReportFormat{"openmetrics",
-                     "Prometheus text format 0.0.4 for node_exporter's textfile collector (one run; -o FILE.prom is "
-                     "replaced atomically; see docs/health.md)",
-                     true, true,
-                     [](const RenderInput& in) { return report::prometheus_text(in.runs.front().document); }},
-        ReportFormat{"nccl-tests-json",
-                     "nccl-tests' own JSON, as nccl-tests 2.19's -J writes it, for its tools/analyze_perf_json.py "
-                     "(one run; docs/reports.md)",
-                     true, true,
-                     [](const RenderInput& in) { return report::nccl_tests_json_text(in.runs.front().document); }},
+}
+std::string gbench_json(const RenderInput& in) { return report::gbench_json_text(in.runs.front().document); }
+std::string openmetrics(const RenderInput& in) { return report::prometheus_text(in.runs.front().document); }
+std::string nccl_tests_json(const RenderInput& in) { return report::nccl_tests_json_text(in.runs.front().document); }
+
+constexpr std::array kFormats = {
+    ReportFormat{"html", "one self-contained HTML page (with -o; without, a summary on stdout)", false, false,
+                 &html_page},
+    ReportFormat{"gbench", "Google Benchmark's JSON (one run)", true, true, &gbench_json},
+    ReportFormat{"openmetrics",
+                 "Prometheus text format 0.0.4 for node_exporter's textfile collector (one run; -o FILE.prom is "
+                 "replaced atomically; see docs/health.md)",
+                 true, true, &openmetrics},
+    ReportFormat{"nccl-tests-json",
+                 "nccl-tests' own JSON, as nccl-tests 2.19's -J writes it, for its tools/analyze_perf_json.py "
+                 "(one run; docs/reports.md)",
+                 true, true, &nccl_tests_json},
 };
 
 std::string format_help() {

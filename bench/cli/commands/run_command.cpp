@@ -161,7 +161,7 @@ CommandResult run_rank(const RunCommand& cmd, const std::vector<std::string>& ar
   if (device.device == "cpu") device.name = "CPUs " + topo::allowed_cpus();
   auto ranks = engine::gather_rank_table(b, device, result.host);
   if (!ranks.ok()) return result.with(ranks.status(), true);
-  auto made = make_run_context(cmd, argv, b, s.backend(), std::move(*ranks));
+  auto made = make_run_context(cmd, argv, b, s.backend(), std::move(*ranks), *plan);
   if (!made.ok()) return result.with(made.status(), true);
   report::RunContext ctx = std::move(made).value();
   std::vector<HostTopology> hosts;

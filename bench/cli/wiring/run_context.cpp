@@ -4,6 +4,7 @@
 #include "bench/cli/wiring/launch_env.hpp"
 #include "bench/cli/wiring/version.hpp"
 #include "bench/engine/rank_table.hpp"
+#include "bench/engine/runner.hpp"
 #include "common/file_io.hpp"
 #include "topo/host_info.hpp"
 
@@ -47,7 +48,7 @@ report::RunConfig config_of(const engine::RunOptions& o, double timeout_s, bool 
 
 Result<report::RunContext> make_run_context(const RunCommand& cmd, const std::vector<std::string>& argv,
                                             const bootstrap::Bootstrap& boot, const backend::Backend& backend,
-                                            std::vector<report::RankInfo> ranks) {
+                                            std::vector<report::RankInfo> ranks, const engine::SweepPlan& plan) {
   report::RunContext ctx;
   ctx.tool_version = version();
   ctx.git_commit = git_commit();
@@ -68,6 +69,7 @@ Result<report::RunContext> make_run_context(const RunCommand& cmd, const std::ve
   ctx.config = config_of(cmd.run, cmd.timeout_s, cmd.malloc_keep);
   ctx.config.gpus_per_process = cmd.gpus_per_process;
   ctx.config.buffer_registration = cmd.device.register_buffers;
+  ctx.config.buffers = engine::buffer_config(plan, cmd.run);
   ctx.llc_bytes = topo::last_level_cache_bytes();
   ctx.drop_in = cmd.drop_in;
   return ctx;

@@ -7,6 +7,7 @@
 #include "bench/backend/backend.hpp"
 #include "bench/bootstrap/bootstrap.hpp"
 #include "bench/cli/wiring/run_flags.hpp"
+#include "bench/engine/sweep.hpp"
 #include "report/record.hpp"
 
 namespace collbench::cli {
@@ -14,6 +15,6 @@ namespace collbench::cli {
 // An error only when the backend's name is not in this build's registry.
 Result<report::RunContext> make_run_context(const RunCommand& cmd, const std::vector<std::string>& argv,
                                             const bootstrap::Bootstrap& boot, const backend::Backend& backend,
-                                            std::vector<report::RankInfo> ranks);
+                                            std::vector<report::RankInfo> ranks, const engine::SweepPlan& plan);
 
 }  // namespace collbench::cli

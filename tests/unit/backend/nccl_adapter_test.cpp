@@ -26,6 +26,18 @@ TEST(CudaTry, NamesTheExpressionTheErrorAndWhere) {
   EXPECT_TRUE(s.where().starts_with("tests/unit/backend/nccl_adapter_test.cpp:")) << s.where();
 }
 
+// The message shows the call as written: a macro inside it stays unexpanded.
+#define COLLBENCH_TEST_OUT_OF_MEMORY cudaErrorMemoryAllocation
+Status failing_cuda_macro() {
+  COLLBENCH_CUDA_TRY(COLLBENCH_TEST_OUT_OF_MEMORY);
+  return ok_status();
+}
+
+TEST(CudaTry, NamesAMacroExpressionAsWritten) {
+  EXPECT_TRUE(failing_cuda_macro().message().starts_with("COLLBENCH_TEST_OUT_OF_MEMORY failed: out of memory"))
+      << failing_cuda_macro().message();
+}
+
 TEST(NcclTry, NamesTheExpressionAndNcclsErrorString) {
   const Status s = failing_nccl_call();
   EXPECT_EQ(s.code(), ErrorCode::kComm);

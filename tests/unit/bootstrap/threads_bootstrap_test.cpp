@@ -7,24 +7,12 @@
 #include <thread>
 
 #include "bench/bootstrap/single.hpp"
+#include "tests/unit/bootstrap/thread_members.hpp"
 
 namespace collbench::bootstrap {
 namespace {
 
-// Runs body(member) for every member of `group`, member 0 on the calling thread (as the CLI
-// does: it may be the only thread allowed to call the parent bootstrap).
-template <typename Body>
-void run_members(ThreadGroup& group, Body body) {
-  std::vector<std::jthread> others;
-  for (int t = 1; t < group.threads(); ++t) {
-    others.emplace_back([&group, &body, t] {
-      auto member = group.member(t);
-      body(*member);
-    });
-  }
-  auto leader = group.member(0);
-  body(*leader);
-}
+using testing::run_members;
 
 TEST(ThreadsBootstrap, RanksAndNamesOverOneProcess) {
   SingleBootstrap single;

@@ -95,7 +95,10 @@ class Movement {
       case Collective::kAllToAll:
         for (int q = 0; q < n; ++q) copy(r, static_cast<std::uint64_t>(q) * param, q, ur * param, param);
         break;
-      default: ADD_FAILURE() << "not a collective without an op"; break;
+      case Collective::kAllReduce:
+      case Collective::kReduceScatter:
+      case Collective::kReduce: ADD_FAILURE() << "not a collective without an op"; break;
+      case Collective::kAllToAllV: ADD_FAILURE() << "alltoallv's counts are not simulated here"; break;
     }
   }
 

@@ -90,7 +90,15 @@ TEST_P(MiniFloatTest, SmallIntegerFastPathGivesTheSameBits) {
     case DataType::kHalf: expect_small_integer_encoding_matches<kHalf>(ref, c.name); break;
     case DataType::kBfloat16: expect_small_integer_encoding_matches<kBfloat16>(ref, c.name); break;
     case DataType::kFp8E4M3: expect_small_integer_encoding_matches<kE4M3>(ref, c.name); break;
-    default: expect_small_integer_encoding_matches<kE5M2>(ref, c.name); break;
+    case DataType::kFp8E5M2: expect_small_integer_encoding_matches<kE5M2>(ref, c.name); break;
+    case DataType::kInt8:
+    case DataType::kUint8:
+    case DataType::kInt32:
+    case DataType::kUint32:
+    case DataType::kInt64:
+    case DataType::kUint64:
+    case DataType::kFloat:
+    case DataType::kDouble: ADD_FAILURE() << c.name << " is not a narrow float"; break;
   }
 }
 

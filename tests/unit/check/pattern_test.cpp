@@ -138,7 +138,9 @@ TEST(ReducedValue, MatchesBruteForceOverAllRanks) {
               case ReduceOp::kProd: acc *= v; break;
               case ReduceOp::kMin: acc = std::min(acc, v); break;
               case ReduceOp::kMax: acc = std::max(acc, v); break;
-              default: acc += v * p.scale; break;
+              case ReduceOp::kSum:
+              case ReduceOp::kAvg:  // the pattern's reduced value is the sum (avg divides later)
+              case ReduceOp::kPreMulSum: acc += v * p.scale; break;
             }
             ASSERT_LE(acc, op == ReduceOp::kMin ? ~0ull : limit) << what << " index " << i << ": partial result";
           }

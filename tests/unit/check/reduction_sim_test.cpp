@@ -33,8 +33,18 @@ const reference::Model& model_for(DataType type) {
     case DataType::kHalf: return half;
     case DataType::kBfloat16: return bf16;
     case DataType::kFp8E4M3: return e4m3;
-    default: return e5m2;
+    case DataType::kFp8E5M2: return e5m2;
+    case DataType::kInt8:
+    case DataType::kUint8:
+    case DataType::kInt32:
+    case DataType::kUint32:
+    case DataType::kInt64:
+    case DataType::kUint64:
+    case DataType::kFloat:
+    case DataType::kDouble: break;
   }
+  ADD_FAILURE() << to_string(type) << " has no narrow-float model";
+  return e5m2;
 }
 
 // The element type's arithmetic. `exact()` stays true while no step rounded or overflowed.

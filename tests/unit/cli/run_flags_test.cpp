@@ -1,12 +1,18 @@
 #include "bench/cli/wiring/run_flags.hpp"
 
+#include <CLI/CLI.hpp>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "bench/cli/wiring/adapter_registry.hpp"
+#include "bench/coll/collective.hpp"
 #include "common/strings.hpp"
+#include "tests/unit/cli/command_test_files.hpp"
 
 namespace collbench::cli {
 namespace {
@@ -179,6 +185,172 @@ TEST(ParseFault, HostAndRankCountsNeverWrap) {
       EXPECT_EQ(plan.status().code(), ErrorCode::kUsage) << spec;
     }
   }
+}
+
+struct BadRunFlag {
+  BadRunFlag(const char* name, void (*change)(RawRunFlags&), ErrorCode refusal = ErrorCode::kUsage)
+      : flag(name), edit(change), code(refusal) {}
+  const char* flag;  // what the message must name
+  void (*edit)(RawRunFlags&);
+  ErrorCode code;
+};
+
+// Every flag resolve_run_flags checks (the launch modes and NCCL_TESTS_* are above), each
+// refused with an error that names it. health and the drop-ins share this resolver.
+TEST(RunFlags, EachBadValueIsRefusedNamingItsFlag) {
+  const BadRunFlag cases[] =
+      {
+          {"collective: ", [](RawRunFlags& r) { r.collectives = {"all_mix"}; }},
+          {"-d/--datatype: ", [](RawRunFlags& r) { r.datatype = "float7"; }},
+          {"-o/--op: ", [](RawRunFlags& r) { r.op = "mean"; }},
+          {"-b/--minbytes: ", [](RawRunFlags& r) { r.min_bytes = "12X"; }},
+          {"-e/--maxbytes: ", [](RawRunFlags& r) { r.max_bytes = "1.5G"; }},
+          {"-b/--minbytes 1M is larger than -e/--maxbytes 1K",
+           [](RawRunFlags& r) {
+    r.min_bytes = "1M";
+    r.max_bytes = "1K";
+           }},
+          {"-f/--stepfactor and -i/--stepbytes exclude each other",
+           [](RawRunFlags& r) {
+    r.step_factor = "2";
+    r.step_bytes = "1K";
+           }},
+                   {"-f/--stepfactor: 1 must be at least 2", [](RawRunFlags& r) { r.step_factor = "1"; }},
+                   {"-f/--stepfactor: ", [](RawRunFlags& r) { r.step_factor = "x"; }},
+                   {"-i/--stepbytes: must be at least 1 byte", [](RawRunFlags& r) { r.step_bytes = "0"; }},
+                   {"-i/--stepbytes: ", [](RawRunFlags& r) { r.step_bytes = "x"; }},
+                   {"-n/--iters: 0 is out of range", [](RawRunFlags& r) { r.iterations = "0"; }},
+                   {"--min-time: ", [](RawRunFlags& r) { r.min_time = "x"; }},
+                   {"--max-time: ", [](RawRunFlags& r) { r.max_time = "x"; }},
+                   {"--min-time 2 / --max-time 1",
+                    [](RawRunFlags& r) {
+    r.min_time = "2";
+    r.max_time = "1";
+                    }},
+      {"--min-time 0 / --max-time 0",
+       [](RawRunFlags& r) {
+    r.min_time = "0";
+    r.max_time = "0";
+       }},
+      {"--target-spread: must be between 0% and 100%", [](RawRunFlags& r) { r.target_spread = "0%"; }},
+      {"--target-spread: must be between 0% and 100%", [](RawRunFlags& r) { r.target_spread = "1"; }},
+      {"--target-spread: ", [](RawRunFlags& r) { r.target_spread = "tight"; }},
+      {"--max-iters: 0 is out of range", [](RawRunFlags& r) { r.max_iterations = "0"; }},
+      {"-w/--warmup_iters: ", [](RawRunFlags& r) { r.warmup = "x"; }},
+      {"-c/--check: 1048577 is out of range", [](RawRunFlags& r) { r.check = "1048577"; }},
+      {"-a/--average: 4 is out of range", [](RawRunFlags& r) { r.average = "4"; }},
+      {"-z/--blocking: 4 is out of range", [](RawRunFlags& r) { r.blocking = "4"; }},
+      {"-N/--run_cycles: ", [](RawRunFlags& r) { r.run_cycles = "-1"; }},
+      {"-r/--root: ", [](RawRunFlags& r) { r.root = "first"; }}, {"--seed: ", [](RawRunFlags& r) { r.seed = "x"; }},
+      {"-p/--parallel_init: 2 is out of range", [](RawRunFlags& r) { r.parallel_init = "2"; }},
+      {"-C/--report_cputime 1 is not supported", [](RawRunFlags& r) { r.report_cputime = "1"; },
+       ErrorCode::kUnsupported},
+      {"-M/--memory_report 1 is not supported", [](RawRunFlags& r) { r.memory_report = "1"; }, ErrorCode::kUnsupported},
+      {"-u/--unalign 1 is not supported", [](RawRunFlags& r) { r.unalign = "1"; }, ErrorCode::kUnsupported},
+      {"-y/--stream_null: 2 is out of range", [](RawRunFlags& r) { r.stream_null = "2"; }},
+      {"-x/--cta_policy: 3 is out of range", [](RawRunFlags& r) { r.cta_policy = "3"; }},
+      {"-I/--per_iter_timing: 2 is out of range", [](RawRunFlags& r) { r.per_iter_timing = "2"; }},
+      {"-K/--per_iter_skip: ", [](RawRunFlags& r) { r.per_iter_skip = "x"; }},
+      {"-S/--report_timestamps: 2 is out of range", [](RawRunFlags& r) { r.report_timestamps = "2"; }},
+      {"-T/--timeout: ", [](RawRunFlags& r) { r.timeout = "x"; }},
+      {"--fault: 'corrupt-rank': expected key=value items", [](RawRunFlags& r) { r.fault = "corrupt-rank"; }},
+      {"--fault: split-hosts is for collbench locate only", [](RawRunFlags& r) { r.fault = "split-hosts=2"; }},
+      {"--bootstrap: unknown value 'pigeon'", [](RawRunFlags& r) { r.bootstrap = "pigeon"; }},
+      {"--backend: unknown value 'gloo'", [](RawRunFlags& r) { r.backend = "gloo"; }},
+      {"--metrics and -J/--output_file name the same file m.json",
+       [](RawRunFlags& r) {
+    r.metrics_file = "m.json";
+    r.output_file = "m.json";
+       }},
+      {"--stagger-ms: ", [](RawRunFlags& r) { r.stagger_ms = "x"; }},
+      };
+  for (const auto& c : cases) {
+    RawRunFlags raw;
+    c.edit(raw);
+    const auto cmd = resolve_run_flags(raw);
+    ASSERT_FALSE(cmd.ok()) << c.flag;
+    EXPECT_EQ(cmd.status().code(), c.code) << c.flag << ": " << cmd.status().message();
+    EXPECT_NE(cmd.status().message().find(c.flag), std::string::npos) << cmd.status().message();
+  }
+}
+
+// nccl-tests' stepping (the drop-ins) parses -f and -i too, with its own defaults.
+TEST(RunFlags, NcclTestsSteppingNamesItsFlags) {
+  RawRunFlags factor = nccl_tests_defaults();
+  factor.step_factor = "x";
+  EXPECT_EQ(resolve_run_flags(factor).status().message().rfind("-f/--stepfactor: ", 0), 0u);
+  RawRunFlags bytes = nccl_tests_defaults();
+  bytes.step_bytes = "x";
+  EXPECT_EQ(resolve_run_flags(bytes).status().message().rfind("-i/--stepbytes: ", 0), 0u);
+  auto cmd = resolve_run_flags(nccl_tests_defaults());
+  ASSERT_TRUE(cmd.ok()) << cmd.status().message();
+  EXPECT_EQ(cmd->run.min_bytes, std::uint64_t{32} << 20);
+  EXPECT_EQ(cmd->run.max_bytes, std::uint64_t{32} << 20);
+  EXPECT_EQ(cmd->run.iterations, 20u);
+  EXPECT_EQ(cmd->run.step_factor, 0u);
+  EXPECT_EQ(cmd->run.step_bytes, std::uint64_t{1} << 20);
+}
+
+// collbench run's documented defaults (run --help), as add_run_flags leaves them.
+TEST(RunFlags, SweepDefaultsAreTheDocumentedOnes) {
+  RawRunFlags raw;
+  CLI::App app;
+  add_run_flags(app, raw);
+  test_files::parse(app, {});
+  auto cmd = resolve_run_flags(raw);
+  ASSERT_TRUE(cmd.ok()) << cmd.status().message();
+  const engine::RunOptions& o = cmd->run;
+  EXPECT_EQ(o.collectives, std::vector<coll::Collective>{coll::Collective::kAllReduce});
+  EXPECT_EQ(o.types, std::vector<DataType>{DataType::kFloat});
+  EXPECT_EQ(o.ops, std::vector<ReduceOp>{ReduceOp::kSum});
+  EXPECT_EQ(o.min_bytes, 8u);
+  EXPECT_EQ(o.max_bytes, std::uint64_t{64} << 20);
+  EXPECT_EQ(o.step_factor, 2u);
+  EXPECT_EQ(o.step_bytes, 0u);
+  EXPECT_EQ(o.iterations, 0u) << "precision-driven without -n";
+  EXPECT_DOUBLE_EQ(o.precision.min_time_s, 0.05);
+  EXPECT_DOUBLE_EQ(o.precision.max_time_s, 0.5);
+  EXPECT_DOUBLE_EQ(o.precision.target_spread, 0.02);
+  EXPECT_EQ(o.precision.max_iterations, 100000u);
+  EXPECT_EQ(o.warmup_iterations, 1u);
+  EXPECT_EQ(o.check_iterations, 1u);
+  EXPECT_EQ(o.average, engine::Average::kMean);
+  EXPECT_EQ(o.blocking, engine::Blocking::kAsync);
+  EXPECT_EQ(o.run_cycles, 1u);
+  EXPECT_EQ(o.root, 0);
+  EXPECT_FALSE(o.all_roots);
+  EXPECT_EQ(o.seed, 1u);
+  EXPECT_DOUBLE_EQ(cmd->timeout_s, 0);
+  EXPECT_EQ(cmd->bootstrap, "auto");
+  EXPECT_EQ(cmd->stagger_ms, 0u);
+  EXPECT_TRUE(cmd->progress);
+  EXPECT_TRUE(cmd->topology);
+  EXPECT_FALSE(cmd->force);
+  EXPECT_EQ(cmd->output_file, "");
+  EXPECT_EQ(cmd->expect_file, "");
+}
+
+TEST(RunFlags, GoodValuesReachTheOptions) {
+  auto cmd = resolve_with([](RawRunFlags& r) {
+    r.collectives = {"all"};
+    r.step_bytes = "1K";
+    r.root = "all";
+    r.timeout = "2.5";
+    r.stagger_ms = "3600000";
+    r.fault = "slow-rank=1,delay-us=10";
+    r.output_file = "r.json";
+    r.metrics_file = "r.prom";
+  });
+  ASSERT_TRUE(cmd.ok()) << cmd.status().message();
+  EXPECT_EQ(cmd->run.collectives.size(), coll::all_collectives().size());
+  EXPECT_EQ(cmd->run.step_factor, 0u);
+  EXPECT_EQ(cmd->run.step_bytes, 1024u);
+  EXPECT_TRUE(cmd->run.all_roots);
+  EXPECT_DOUBLE_EQ(cmd->timeout_s, 2.5);
+  EXPECT_EQ(cmd->stagger_ms, 3600000u);
+  EXPECT_EQ(cmd->run.fault.slow_rank, 1);
+  EXPECT_EQ(cmd->output_file, "r.json");
+  EXPECT_EQ(cmd->metrics_file, "r.prom");
 }
 
 }  // namespace

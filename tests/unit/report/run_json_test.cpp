@@ -166,6 +166,39 @@ TEST(RunJson, PerCallAllocationSurvivesAndOlderFilesTakeItFromTheBackendsName) {
   }
 }
 
+TEST(RunJson, TheBufferPolicySurvivesAndOldDocumentsHaveNone) {
+  RunDocument doc = sample_document();
+  EXPECT_EQ(to_json_text(doc).find("\"buffers\""), std::string::npos);  // as files written before it
+  auto old = parse_run_json(to_json_text(doc));
+  ASSERT_TRUE(old.ok()) << old.status().message();
+  EXPECT_FALSE(old->context.config.buffers.has_value());
+  for (const BufferConfig b :
+       {BufferConfig{BufferPolicy::kRotated, 268435456}, BufferConfig{BufferPolicy::kFixed, 4096}}) {
+    doc.context.config.buffers = b;
+    const std::string text = to_json_text(doc);
+    const auto j = nlohmann::json::parse(text);
+    EXPECT_EQ(j.at("config").at("buffers").at("policy"), to_string(b.policy));
+    EXPECT_EQ(j.at("config").at("buffers").at("bytes_per_buffer"), b.bytes_per_buffer);
+    const Status valid = validate_run_json(text);
+    EXPECT_TRUE(valid.ok()) << valid.message();
+    auto parsed = parse_run_json(text);
+    ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+    ASSERT_TRUE(parsed->context.config.buffers.has_value());
+    EXPECT_EQ(parsed->context.config.buffers->policy, b.policy);
+    EXPECT_EQ(parsed->context.config.buffers->bytes_per_buffer, b.bytes_per_buffer);
+    EXPECT_EQ(to_json_text(*parsed), text);
+  }
+}
+
+TEST(RunJson, AnUnknownBufferPolicyIsRefused) {
+  auto j = nlohmann::json::parse(to_json_text(sample_document()));
+  j["config"]["buffers"] = {{"policy", "pinned"}, {"bytes_per_buffer", 1024}};
+  EXPECT_FALSE(validate_run_json(j.dump()).ok());
+  const auto parsed = parse_run_json(j.dump());
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_NE(parsed.status().message().find("\"pinned\""), std::string::npos) << parsed.status().message();
+}
+
 TEST(RunJson, ParseRegroupsPlacementsIntoRows) {
   auto parsed = parse_run_json(to_json_text(sample_document()));
   ASSERT_TRUE(parsed.ok()) << parsed.status().message();

@@ -157,6 +157,25 @@ TEST(TableReporter, WholeOutputMatchesGoldenFile) {
   }
 }
 
+// nccl-tests' header lines stay as they are; the buffer policy is one '#' line after the
+// parameters, and a context that does not know it (an old run file) prints none.
+TEST(TableReporter, HeaderStatesTheBufferPolicyAfterTheParameters) {
+  RunDocument d = sample_document();
+  const auto header_joins = [&](const std::string& line) {
+    const std::string text = render(d);
+    EXPECT_NE(text.find("graph: 0\n" + line + "#\n# Using devices\n"), std::string::npos) << text;
+  };
+  header_joins("");
+  d.context.config.buffers = BufferConfig{BufferPolicy::kRotated, 8589934592};
+  header_joins("#  Buffers: rotated over 8 GiB (8589934592 B) per buffer (new addresses each operation, caches colder: "
+               "as nccl-tests and IMB -off_cache)\n");
+  d.context.config.buffers = BufferConfig{BufferPolicy::kRotated, 1000};
+  header_joins("#  Buffers: rotated over 1000 B per buffer (new addresses each operation, caches colder: "
+               "as nccl-tests and IMB -off_cache)\n");
+  d.context.config.buffers = BufferConfig{BufferPolicy::kFixed, 8589934592};
+  header_joins("#  Buffers: fixed (the same addresses each operation, caches warm: as OSU and IMB's default)\n");
+}
+
 TEST(TableReporter, FooterWithoutMeasurementsAndWithError) {
   RunDocument d{testing::sample_context(), {}, {}};
   d.context.config.collectives = {"all_reduce"};
