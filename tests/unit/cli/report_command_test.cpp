@@ -47,7 +47,8 @@ struct BadFlag {
 TEST(ReportCommandFlags, EachBadValueIsAUsageErrorNamingItsFlag) {
   const BadFlag cases[] =
       {
-          {"--format: unknown format 'pdf' (html, gbench, openmetrics)", [](RawReportFlags& r) { r.format = "pdf"; }},
+          {"--format: unknown format 'pdf' (html, gbench, openmetrics, nccl-tests-json)",
+           [](RawReportFlags& r) { r.format = "pdf"; }},
           {"--format gbench takes one run file",
            [](RawReportFlags& r) {
     r.format = "gbench";
