@@ -17,8 +17,8 @@ struct GroupKey {
   std::string dtype;
   std::string op;
   int root = -1;
-  auto operator<=>(const GroupKey&) const =
-      default;  // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads the defaulted comparison's implicit 0
+  // NOLINTNEXTLINE(modernize-use-nullptr): clang-tidy 14 misreads the defaulted comparison's implicit 0
+  auto operator<=>(const GroupKey&) const = default;
 };
 
 struct SeriesKey {

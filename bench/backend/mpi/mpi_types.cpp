@@ -20,8 +20,8 @@ bool is_narrow(DataType t) {
 
 // MPI's user functions carry no context: one instantiation per (type, op).
 template <DataType T, ReduceOp O>
-void combine(void* in, void* inout, int* len,
-             MPI_Datatype* /*type*/) {  // NOLINT(readability-non-const-parameter): the signature is MPI_User_function's
+// NOLINTNEXTLINE(readability-non-const-parameter): the signature is MPI_User_function's
+void combine(void* in, void* inout, int* len, MPI_Datatype* /*type*/) {
   reduce_into(inout, in, static_cast<std::uint64_t>(*len), T, O);
 }
 

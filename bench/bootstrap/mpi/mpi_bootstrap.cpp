@@ -73,7 +73,7 @@ class MpiBootstrap final : public Bootstrap {
   }
 
   Status allreduce(std::span<double> values, ReduceOp op) override {
-    const MPI_Op mpi_op = to_mpi(op);
+    MPI_Op mpi_op = to_mpi(op);  // not const: MPI_Op is a pointer typedef (misc-misplaced-const)
     if (mpi_op == MPI_OP_NULL) {
       return Status::error(ErrorCode::kUnsupported, "the MPI bootstrap's allreduce does sum, prod, min and max, not " +
                                                         std::string(to_string(op)));

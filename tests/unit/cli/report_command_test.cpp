@@ -22,7 +22,7 @@ constexpr const char* kGenerator = "collbench test";
 
 std::string run_file(const std::string& name) { return fixture("reports/" + name); }
 
-RawReportFlags of(std::vector<std::string> names) {
+RawReportFlags of(const std::vector<std::string>& names) {
   RawReportFlags raw;
   for (const auto& n : names) raw.files.push_back(run_file(n));
   return raw;
@@ -136,7 +136,7 @@ TEST(ReportCommandExit, OneRunFormatsGoToStandardOutput) {
   raw.format = "gbench";
   const Reported got = report(raw);
   ASSERT_TRUE(got.status.ok()) << got.status.message();
-  EXPECT_EQ(got.out.rfind("{", 0), 0u) << got.out.substr(0, 200);
+  EXPECT_EQ(got.out.rfind('{', 0), 0u) << got.out.substr(0, 200);
   EXPECT_EQ(got.out.find("# wrote"), std::string::npos);
 }
 

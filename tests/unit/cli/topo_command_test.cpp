@@ -31,7 +31,7 @@ Shown show(const TopoCommand& cmd) {
   return {code, ::testing::internal::GetCapturedStdout(), std::move(err)};
 }
 
-TopoCommand from_files(std::vector<std::string> names) {
+TopoCommand from_files(const std::vector<std::string>& names) {
   TopoCommand cmd;
   for (const auto& n : names) cmd.inputs.push_back(fixture("topo/" + n));
   return cmd;
