@@ -59,7 +59,8 @@ fi
 # covered by the GPU build's -Werror instead). Benchmarks on, so that tests/perf is analysed too.
 # Configure only; the generated headers (schemas, features, build info) are what includes need.
 cmake -S "$ROOT_DIR" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
-  -DCOLLBENCH_WITH_NCCL=OFF -DCOLLBENCH_BUILD_TESTS=ON -DCOLLBENCH_BUILD_BENCHMARKS=ON >/dev/null
+  -DCOLLBENCH_WITH_NCCL=OFF -DCOLLBENCH_BUILD_TESTS=ON -DCOLLBENCH_BUILD_BENCHMARKS=ON \
+  -DCMAKE_DISABLE_PRECOMPILE_HEADERS=ON >/dev/null
 cmake --build "$BUILD" --target collbench_build_info >/dev/null
 
 # The project's translation units from the compile database (one "file" entry per line, as CMake
