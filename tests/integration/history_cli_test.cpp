@@ -1,0 +1,123 @@
+// `collbench history` over runs that collbench itself made, as a nightly job keeps them: from
+// run k on, the runs are slowed with the test-only fault, and history must find the step at
+// run k; the newest run slowed alone is a regression (exit 10); the page draws in a browser.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "tests/integration/browser.hpp"
+#include "tests/integration/harness.hpp"
+
+namespace collbench::testing {
+namespace {
+
+constexpr int kRuns = 12;
+constexpr int kStepAt = 7;  // the first slowed run (0-based, in time order)
+
+std::string run_path(const std::string& dir, int i) {
+  char name[32];
+  std::snprintf(name, sizeof name, "/run_%02d.json", i);
+  return dir + name;
+}
+
+// The nightly runs, made once for every test here: 2 ranks as threads (-g 2), all_reduce of
+// 1 MiB. From kStepAt on, rank 0 waits 20 ms per operation (--fault slow-rank): about 20 times
+// the operation itself, far beyond this VM's whole-run slow modes (about 4x), so the step is
+// the largest change in the series whatever the machine does meanwhile. Runs made within one
+// second share a start time and are then ordered by path, which is their order here.
+class HistoryCli : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new std::string(scratch_dir("history-runs"));
+    for (int i = 0; i < kRuns; ++i) {
+      std::vector<std::string> args = {"run", "-g", "2", "-b", "1M", "-e", "1M", "-n", "10", "-w", "2",
+                                       "-J",  run_path(*dir_, i)};
+      if (i >= kStepAt) {
+        args.push_back("--fault");
+        args.push_back("slow-rank=0,delay-us=20000");
+      }
+      const Outcome o = run_process(collbench(args), 120);
+      ASSERT_EQ(o.exit_code, 0) << "run " << i << ": " << o.err;
+    }
+  }
+  static void TearDownTestSuite() {
+    delete dir_;
+    dir_ = nullptr;
+  }
+  static const std::string& dir() { return *dir_; }
+
+ private:
+  static std::string* dir_;  // NOLINT(cppcoreguidelines-avoid-non-const-global-variables): the suite's shared runs
+};
+std::string* HistoryCli::dir_ = nullptr;  // NOLINT(cppcoreguidelines-avoid-non-const-global-variables): as above
+
+nlohmann::json read_json(const std::string& path) {
+  return nlohmann::json::parse(read_file(path), nullptr, /*allow_exceptions=*/false);
+}
+
+TEST_F(HistoryCli, TheStepInjectedFromRunKIsFoundAtRunK) {
+  const std::string out = scratch_dir("history-step");
+  const Outcome o = run_process(
+      collbench({"history", "--json", out + "/h.json", "--csv", out + "/h.csv", "--html", out + "/h.html", dir()}));
+  // The newest run is as slow as the runs since the step: no regression against its segment.
+  EXPECT_EQ(o.exit_code, 0) << o.out << o.err;
+  const nlohmann::json h = read_json(out + "/h.json");
+  ASSERT_TRUE(h.is_object()) << read_file(out + "/h.json");
+  EXPECT_EQ(h.value("schema", ""), "collbench.history");
+  ASSERT_TRUE(h.contains("series") && h["series"].is_array());
+  // One series per placement (out-of-place and in-place) of the one size.
+  ASSERT_EQ(h["series"].size(), 2u) << h["series"].dump(1);
+  for (const auto& s : h["series"]) {
+    EXPECT_EQ(s.value("collective", ""), "all_reduce");
+    EXPECT_EQ(s.value("size_bytes", 0), 1048576);
+    EXPECT_EQ(s.value("ranks", 0), 2);
+    ASSERT_EQ(s["points"].size(), static_cast<std::size_t>(kRuns));
+    EXPECT_FALSE(s.value("regressed", true));
+    // The step is a change point at run k, and the largest drop of the series.
+    const nlohmann::json* step = nullptr;
+    for (const auto& cp : s["change_points"]) {
+      if (step == nullptr || cp.value("change_percent", 0.0) < step->value("change_percent", 0.0)) step = &cp;
+    }
+    ASSERT_NE(step, nullptr) << "no change point in " << s.dump(1);
+    EXPECT_EQ(step->value("index", -1), kStepAt) << s.dump(1);
+    EXPECT_EQ(step->value("path", ""), run_path(dir(), kStepAt));
+    EXPECT_LT(step->value("change_percent", 0.0), -50.0);
+    EXPECT_LT(step->value("p_value", 1.0), 0.05);
+  }
+  // The table names it too, and the other outputs were written.
+  EXPECT_NE(o.out.find("all_reduce"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("run_07.json"), std::string::npos) << o.out;
+  EXPECT_TRUE(file_exists(out + "/h.csv"));
+  EXPECT_TRUE(file_exists(out + "/h.html"));
+}
+
+TEST_F(HistoryCli, TheNewestRunSlowedAloneIsARegressionForCi) {
+  std::vector<std::string> args = {"history"};
+  for (int i = 0; i <= kStepAt; ++i) args.push_back(run_path(dir(), i));
+  const Outcome o = run_process(collbench(args));
+  EXPECT_EQ(o.exit_code, 10) << o.out << o.err;
+  EXPECT_NE(o.err.find("regress"), std::string::npos) << o.err;
+
+  // Without the slowed run, the clean runs before it are no regression.
+  args.pop_back();
+  const Outcome clean = run_process(collbench(args));
+  EXPECT_NE(clean.exit_code, 10) << clean.out << clean.err;
+}
+
+TEST_F(HistoryCli, AFolderGlobAndFilesReadTheSameRuns) {
+  const std::string out = scratch_dir("history-inputs");
+  const Outcome folder = run_process(collbench({"history", "--json", out + "/folder.json", dir()}));
+  const Outcome glob = run_process(collbench({"history", "--json", out + "/glob.json", dir() + "/run_*.json"}));
+  ASSERT_EQ(folder.exit_code, 0) << folder.err;
+  ASSERT_EQ(glob.exit_code, 0) << glob.err;
+  EXPECT_EQ(read_json(out + "/folder.json")["series"], read_json(out + "/glob.json")["series"]);
+
+  const Outcome none = run_process(collbench({"history", dir() + "/nothing_*.json"}));
+  EXPECT_EQ(none.exit_code, 2) << none.err;
+}
+
+}  // namespace
+}  // namespace collbench::testing
