@@ -11,8 +11,10 @@
 #include "report/analysis/node_ranking.hpp"
 #include "report/analysis/summary_figures.hpp"
 #include "report/documents/atomic_file.hpp"
+#include "report/render/bencher_json.hpp"
 #include "report/render/csv_writer.hpp"
 #include "report/render/gbench_json.hpp"
+#include "report/render/github_benchmark_json.hpp"
 #include "report/render/html_report.hpp"
 #include "report/render/nccl_tests_json.hpp"
 #include "report/render/prometheus_text.hpp"
@@ -44,6 +46,13 @@ std::string html_page(const RenderInput& in) {
 std::string gbench_json(const RenderInput& in) { return report::gbench_json_text(in.runs.front().document); }
 std::string openmetrics(const RenderInput& in) { return report::prometheus_text(in.runs.front().document); }
 std::string nccl_tests_json(const RenderInput& in) { return report::nccl_tests_json_text(in.runs.front().document); }
+std::string bencher_json(const RenderInput& in) { return report::bencher_json_text(in.runs.front().document); }
+std::string github_busbw(const RenderInput& in) {
+  return report::github_benchmark_json_text(in.runs.front().document, report::GithubBenchmarkQuantity::kBusbw);
+}
+std::string github_time(const RenderInput& in) {
+  return report::github_benchmark_json_text(in.runs.front().document, report::GithubBenchmarkQuantity::kTime);
+}
 
 constexpr std::array kFormats = {
     ReportFormat{"html", "one self-contained HTML page (with -o; without, a summary on stdout)", false, false,
@@ -57,6 +66,18 @@ constexpr std::array kFormats = {
                  "nccl-tests' own JSON, as nccl-tests 2.19's -J writes it, for its tools/analyze_perf_json.py "
                  "(one run; docs/reports.md)",
                  true, true, &nccl_tests_json},
+    ReportFormat{"bencher",
+                 "Bencher Metric Format JSON for bencher run --adapter json: measures busbw and algbw (GB/s) and "
+                 "latency (ns) per point (one run; docs/reports.md)",
+                 true, true, &bencher_json},
+    ReportFormat{"github-action-benchmark",
+                 "github-action-benchmark's custom JSON of busbw in GB/s, for tool: customBiggerIsBetter (one run; "
+                 "docs/reports.md)",
+                 true, true, &github_busbw},
+    ReportFormat{"github-action-benchmark-time",
+                 "github-action-benchmark's custom JSON of the time in us, for tool: customSmallerIsBetter (one "
+                 "run; docs/reports.md)",
+                 true, true, &github_time},
 };
 
 std::string format_help() {
@@ -146,9 +167,9 @@ Status write_svg(const RawReportFlags& raw, const Outputs& o, const std::vector<
 void add_report_flags(CLI::App& app, RawReportFlags& raw) {
   app.add_option("file", raw.files, "Run files written by collbench run -J (one per run or node)")->required();
   app.add_option("-o,--output", raw.output,
-                 "Write the report here: HTML, Google Benchmark JSON with --format gbench, or "
-                 "Prometheus text with --format openmetrics (an existing file is replaced, "
-                 "atomically)");
+                 "Write the report here: HTML, or the document --format names (gbench, openmetrics, "
+                 "nccl-tests-json, bencher, github-action-benchmark[-time]); an existing file is replaced, "
+                 "atomically");
   app.add_option("--format", raw.format, format_help())->capture_default_str();
   app.add_option("--svg", raw.svg, "Also write one chart as a standalone SVG file (see --chart)");
   app.add_option("--chart", raw.chart, "The chart --svg writes: busbw or time, of the first collective")

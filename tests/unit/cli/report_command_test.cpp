@@ -47,7 +47,8 @@ struct BadFlag {
 TEST(ReportCommandFlags, EachBadValueIsAUsageErrorNamingItsFlag) {
   const BadFlag cases[] =
       {
-          {"--format: unknown format 'pdf' (html, gbench, openmetrics, nccl-tests-json)",
+          {"--format: unknown format 'pdf' (html, gbench, openmetrics, nccl-tests-json, bencher, "
+           "github-action-benchmark, github-action-benchmark-time)",
            [](RawReportFlags& r) { r.format = "pdf"; }},
           {"--format gbench takes one run file",
            [](RawReportFlags& r) {
@@ -138,6 +139,36 @@ TEST(ReportCommandExit, OneRunFormatsGoToStandardOutput) {
   ASSERT_TRUE(got.status.ok()) << got.status.message();
   EXPECT_EQ(got.out.rfind('{', 0), 0u) << got.out.substr(0, 200);
   EXPECT_EQ(got.out.find("# wrote"), std::string::npos);
+}
+
+// The tracker formats: one run each, the document on stdout, its first bytes its JSON kind.
+TEST(ReportCommandExit, TrackerFormatsTakeOneRunAndGoToStandardOutput) {
+  for (const auto& [format, first] : {std::pair{"bencher", '{'}, std::pair{"github-action-benchmark", '['},
+                                      std::pair{"github-action-benchmark-time", '['}}) {
+    RawReportFlags raw = of({"base.json"});
+    raw.format = format;
+    const Reported got = report(raw);
+    ASSERT_TRUE(got.status.ok()) << format << ": " << got.status.message();
+    EXPECT_EQ(got.out.rfind(first, 0), 0u) << format << ": " << got.out.substr(0, 200);
+    EXPECT_NE(got.out.find("\"all_reduce float sum out-of-place 1M 8 ranks\""), std::string::npos) << format;
+    EXPECT_EQ(got.out.find("# wrote"), std::string::npos) << format;
+    raw.files.push_back(run_file("same_noise.json"));
+    const Reported two = report(raw);
+    EXPECT_EQ(two.status.code(), ErrorCode::kUsage) << format;
+    EXPECT_EQ(two.status.message(), std::string("--format ") + format + " takes one run file");
+  }
+}
+
+// With -o the document goes to the file and is announced; stdout holds only the announcement.
+TEST(ReportCommandExit, ATrackerFormatIsWrittenToItsFile) {
+  const std::string dir = test_files::scratch_dir();
+  RawReportFlags raw = of({"base.json"});
+  raw.format = "github-action-benchmark-time";
+  raw.output = dir + "/time.json";
+  const Reported got = report(raw);
+  ASSERT_TRUE(got.status.ok()) << got.status.message();
+  EXPECT_EQ(got.out, "# wrote " + raw.output + "\n");
+  EXPECT_TRUE(std::filesystem::is_regular_file(raw.output));
 }
 
 TEST(ReportCommandExit, AMissingOrInvalidInputIsTwoAndWritesNothing) {
