@@ -39,8 +39,13 @@ generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 # The install RUNPATH is used in the build tree too, and the link folders are left out of it:
 # an absolute /usr/local/cuda/lib64 would pick the target's own cudart (or NCCL) before ours.
+# COLLBENCH_WERROR as for scripts/test.sh (CI sets it for both, so that the two builds share
+# ccache objects, and the bundle's code is held to the same warnings).
+werror=()
+[ -n "${COLLBENCH_WERROR:-}" ] && werror=("-DCOLLBENCH_WERROR=$COLLBENCH_WERROR")
 mkdir -p "$BUILD"
-cmake -S "$ROOT_DIR" -B "$BUILD" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+# shellcheck disable=SC2046
+cmake -S "$ROOT_DIR" -B "$BUILD" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release "${werror[@]}" $(compiler_launcher_flags) \
   -DCOLLBENCH_WITH_NCCL=ON -DCOLLBENCH_WITH_MPI=OFF -DCOLLBENCH_WITH_HWLOC=OFF \
   -DCOLLBENCH_BUILD_TESTS=ON -DCOLLBENCH_BUILD_BENCHMARKS=OFF \
   -DCMAKE_BUILD_WITH_INSTALL_RPATH=ON -DCMAKE_INSTALL_RPATH='$ORIGIN/../lib' -DCMAKE_EXE_LINKER_FLAGS= \
