@@ -12,12 +12,14 @@
 
 #include "bench/cli/commands/compare_command.hpp"
 #include "bench/cli/commands/health_command.hpp"
+#include "bench/cli/commands/history_command.hpp"
 #include "bench/cli/commands/locate_command.hpp"
 #include "bench/cli/commands/preflight_command.hpp"
 #include "bench/cli/commands/report_command.hpp"
 #include "bench/cli/commands/run_command.hpp"
 #include "bench/cli/commands/topo_command.hpp"
 #include "bench/cli/commands/validate_command.hpp"
+#include "bench/cli/docs/cli_docs.hpp"
 #include "bench/cli/wiring/adapter_registry.hpp"
 #include "bench/cli/wiring/error_line.hpp"
 #include "bench/cli/wiring/launch_env.hpp"
@@ -162,16 +164,29 @@ int dispatch(int argc, char** argv) {
                                  "CSV or Google Benchmark JSON",
                                  [&](CLI::App& c) { add_report_flags(c, raw_report); });
 
+  RawHistoryFlags raw_history;
+  CLI::App* history = add_command(app, "history",
+                                  "Many runs over time: a series per system and point, change points "
+                                  "(E-Divisive means), context changes; exit 10 when the newest run regressed",
+                                  [&](CLI::App& c) { add_history_flags(c, raw_history); });
+
+  // Hidden modes for the build: the man page and the completion, from the App declared above.
+  if (auto doc = generated_document(app, args, version())) {
+    if (!doc->ok()) return early_error(doc->status(), speaker);
+    std::cout << **doc;
+    return 0;
+  }
   if (auto done = parse(app, argc, argv, speaker)) return *done;
   if (*validate) return validate_command(files, std::cout);
   if (*topo) {
     if (Status s = check_topo_flags(topo_cmd); !s.ok()) return early_error(s, speaker);
     return finish(topo_command(topo_cmd));
   }
-  if (*compare || *report) {
+  if (*compare || *report || *history) {
     const std::string generator = "collbench " + version() + " (" + git_commit() + ")";
-    const Status s = *compare ? compare_command(raw_compare, std::cout)
-                              : report_command(raw_report, generator, std::cout);
+    const Status s = *compare  ? compare_command(raw_compare, std::cout)
+                     : *report ? report_command(raw_report, generator, std::cout)
+                               : history_command(raw_history, generator, std::cout);
     return s.ok() ? 0 : report_error(s, "");
   }
   if (*locate) {
