@@ -22,4 +22,20 @@ const char* to_string(LocateVerdict v) {
   return "nothing_compared";
 }
 
+LocateFinding make_finding(std::string subject, std::string label, std::vector<int> ranks,
+                           std::vector<std::string> hosts, const LocateEvidence& first) {
+  return {.subject = std::move(subject),
+          .label = std::move(label),
+          .ranks = std::move(ranks),
+          .hosts = std::move(hosts),
+          .comparison = first.comparison,
+          .metric = first.metric,
+          .unit = first.unit,
+          .value = first.value,
+          .reference = first.reference,
+          .distance_mads = first.distance_mads,
+          .gap = first.gap,
+          .evidence = {first}};
+}
+
 }  // namespace collbench::report

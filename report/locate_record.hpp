@@ -88,20 +88,40 @@ struct LocateComparison {
   std::vector<LocateFigure> figures;
 };
 
-// A culprit: a figure found far below the rest.
+// One comparison that named a culprit: its figure there against the others'.
+struct LocateEvidence {
+  std::string figure;      // the figure's label there: "rank 2", "pair 0-3", "host node7"
+  std::string comparison;  // LocateComparison::name
+  std::string metric;
+  std::string unit;
+  double value = 0;
+  double reference = 0;  // NaN where there is none ("every rank of the host named")
+  double distance_mads = 0;
+  double gap = 0;
+};
+
+// A culprit: a rank, pair, link, host or rail found far below the rest. One finding per
+// culprit: a culprit named by several comparisons (a rank by its arrival and by its pairs; a
+// host whose every rank was named) is one finding with each comparison in `evidence`, the
+// first of which the flat fields repeat.
 struct LocateFinding {
-  std::string subject;  // "rank", "pair", "host", "rail"
+  std::string subject;  // "rank", "pair", "link", "host", "rail"
   std::string label;
   std::vector<int> ranks;
   std::vector<std::string> hosts;
-  std::string comparison;  // LocateComparison::name
+  std::string comparison;  // evidence.front(), for readers of the flat fields
   std::string metric;
   std::string unit;
   double value = 0;
   double reference = 0;
   double distance_mads = 0;
   double gap = 0;
+  std::vector<LocateEvidence> evidence;
 };
+
+// A finding for `subject`/`label` from one piece of evidence (the flat fields are its copy).
+LocateFinding make_finding(std::string subject, std::string label, std::vector<int> ranks,
+                           std::vector<std::string> hosts, const LocateEvidence& first);
 
 struct LocateSize {  // one size of the straggler phase's all_reduce sweep
   std::uint64_t size_bytes = 0;

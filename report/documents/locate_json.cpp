@@ -99,7 +99,20 @@ Json comparison_json(const LocateComparison& c) {
           {"unit", c.unit}, {"compared", c.compared}, {"note", c.note},       {"figures", figures}};
 }
 
+Json evidence_json(const LocateEvidence& e) {
+  return {{"figure", e.figure},
+          {"comparison", e.comparison},
+          {"metric", e.metric},
+          {"unit", e.unit},
+          {"value", real(e.value)},
+          {"reference", optional_real(e.reference)},
+          {"distance_mads", optional_real(e.distance_mads)},
+          {"gap", optional_real(e.gap)}};
+}
+
 Json finding_json(const LocateFinding& f) {
+  Json evidence = Json::array();
+  for (const auto& e : f.evidence) evidence.push_back(evidence_json(e));
   return {{"subject", f.subject},
           {"label", f.label},
           {"ranks", f.ranks},
@@ -110,7 +123,8 @@ Json finding_json(const LocateFinding& f) {
           {"value", real(f.value)},
           {"reference", optional_real(f.reference)},
           {"distance_mads", optional_real(f.distance_mads)},
-          {"gap", optional_real(f.gap)}};
+          {"gap", optional_real(f.gap)},
+          {"evidence", evidence}};
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 #include <string>
 
 #include "common/text_table.hpp"
@@ -203,6 +204,31 @@ void write_budget(std::ostream& out, const LocateReport& rep) {
   out << "\n";
 }
 
+// A finding read from a file written before findings carried their evidence.
+LocateEvidence flat_evidence(const LocateFinding& f) {
+  return {.figure = f.label,
+          .comparison = f.comparison,
+          .metric = f.metric,
+          .unit = f.unit,
+          .value = f.value,
+          .reference = f.reference,
+          .distance_mads = f.distance_mads,
+          .gap = f.gap};
+}
+
+// "all_reduce arrival: punctuality 0.011 against a median of 0.999 for the others (99% below,
+// 19.8 MADs)"; a comparison without a reference is its name alone.
+std::string evidence_text(const LocateEvidence& e) {
+  std::ostringstream out;
+  out << e.comparison;
+  if (!std::isnan(e.reference)) {
+    out << ": " << metric_words(e.metric) << " " << figure_text(e.value, e.unit) << " "
+        << (e.unit == "GB/s" ? "GB/s " : "") << "against a median of " << figure_text(e.reference, e.unit)
+        << " for the others (" << percent(e.gap) << " below, " << format_mads(e.distance_mads) << " MADs)";
+  }
+  return out.str();
+}
+
 void write_verdict(std::ostream& out, const LocateReport& rep) {
   switch (rep.verdict) {
     case LocateVerdict::kNoOutlier:
@@ -216,13 +242,13 @@ void write_verdict(std::ostream& out, const LocateReport& rep) {
   out << "# verdict: OUTLIER FOUND: " << rep.findings.size() << " finding" << (rep.findings.size() == 1 ? "" : "s")
       << "\n";
   for (const auto& f : rep.findings) {
-    out << "#   " << describe_finding(rep, f) << ": " << f.comparison;
-    if (!std::isnan(f.reference)) {
-      out << ": " << metric_words(f.metric) << " " << figure_text(f.value, f.unit) << " "
-          << (f.unit == "GB/s" ? "GB/s " : "") << "against a median of " << figure_text(f.reference, f.unit)
-          << " for the others (" << percent(f.gap) << " below, " << format_mads(f.distance_mads) << " MADs)";
+    out << "#   " << describe_finding(rep, f) << ": "
+        << evidence_text(f.evidence.empty() ? flat_evidence(f) : f.evidence.front()) << "\n";
+    // The other comparisons that named the same culprit, one line each under it.
+    for (std::size_t i = 1; i < f.evidence.size(); ++i) {
+      const auto& e = f.evidence[i];
+      out << "#     and " << (e.figure == f.label ? "" : e.figure + " by ") << evidence_text(e) << "\n";
     }
-    out << "\n";
   }
 }
 

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace collbench::engine::locate {
 namespace {
@@ -453,11 +454,31 @@ void apply_rechecks(LocateComparison& c, const Measurements& m, const OutlierRul
   }
 }
 
+// One finding per culprit: a culprit already named by an earlier comparison (a rank by its
+// arrival, then by its pairs) gains this comparison as evidence instead of a second finding.
+void add_finding(Verdict& v, report::LocateFinding f) {
+  const auto same = std::find_if(v.findings.begin(), v.findings.end(), [&](const auto& g) {
+    return g.subject == f.subject && g.ranks == f.ranks && g.hosts == f.hosts;
+  });
+  if (same == v.findings.end()) {
+    v.findings.push_back(std::move(f));
+    return;
+  }
+  same->evidence.insert(same->evidence.end(), f.evidence.begin(), f.evidence.end());
+}
+
 void collect(const LocateComparison& c, Verdict& v, std::set<int>* named) {
   for (const auto& f : c.figures) {
     if (!f.outlier) continue;
-    v.findings.push_back(
-        {c.subject, f.label, f.ranks, f.hosts, c.name, c.metric, c.unit, f.value, f.reference, f.distance_mads, f.gap});
+    add_finding(v, report::make_finding(c.subject, f.label, f.ranks, f.hosts,
+                                        {.figure = f.label,
+                                         .comparison = c.name,
+                                         .metric = c.metric,
+                                         .unit = c.unit,
+                                         .value = f.value,
+                                         .reference = f.reference,
+                                         .distance_mads = f.distance_mads,
+                                         .gap = f.gap}));
     if (named != nullptr) named->insert(f.ranks.begin(), f.ranks.end());
   }
 }
@@ -483,9 +504,11 @@ void merge_links(Verdict& v) {
     link.ranks.clear();
     std::vector<double> values;
     std::vector<double> gaps;
+    link.evidence.clear();
     for (std::size_t i : members) {
       merged[i] = true;
       const auto& f = v.findings[i];
+      link.evidence.insert(link.evidence.end(), f.evidence.begin(), f.evidence.end());
       for (int r : f.ranks) {
         if (std::find(link.ranks.begin(), link.ranks.end(), r) == link.ranks.end()) link.ranks.push_back(r);
       }
@@ -506,7 +529,9 @@ void merge_links(Verdict& v) {
   v.findings = std::move(kept);
 }
 
-// A host all of whose ranks were named, when there are other hosts to set it apart from.
+// A host all of whose ranks were named, when there are other hosts to set it apart from: the
+// host is the culprit, so its ranks' findings become its evidence (one finding, not one per
+// rank and one more for the host).
 void name_whole_hosts(const Measurements& m, const std::set<int>& named, Verdict& v) {
   const auto hosts = host_groups(m.places);
   if (hosts.size() < 2) return;
@@ -514,17 +539,24 @@ void name_whole_hosts(const Measurements& m, const std::set<int>& named, Verdict
     if (!std::all_of(h.ranks.begin(), h.ranks.end(), [&](int r) { return named.contains(r); })) continue;
     // No figure of its own: the number of ranks stands as the value, with no reference.
     const double nan = std::numeric_limits<double>::quiet_NaN();
-    v.findings.push_back({"host",
-                          "host " + h.label,
-                          h.ranks,
-                          {h.label},
-                          "every rank of the host named",
-                          "ranks_named",
-                          "ranks",
-                          static_cast<double>(h.ranks.size()),
-                          nan,
-                          nan,
-                          nan});
+    auto host = report::make_finding("host", "host " + h.label, h.ranks, {h.label},
+                                     {.figure = "host " + h.label,
+                                      .comparison = "every rank of the host named",
+                                      .metric = "ranks_named",
+                                      .unit = "ranks",
+                                      .value = static_cast<double>(h.ranks.size()),
+                                      .reference = nan,
+                                      .distance_mads = nan,
+                                      .gap = nan});
+    const auto of_host = [&](const report::LocateFinding& f) {
+      return f.subject == "rank" && f.ranks.size() == 1 &&
+             std::find(h.ranks.begin(), h.ranks.end(), f.ranks.front()) != h.ranks.end();
+    };
+    for (const auto& f : v.findings) {
+      if (of_host(f)) host.evidence.insert(host.evidence.end(), f.evidence.begin(), f.evidence.end());
+    }
+    std::erase_if(v.findings, of_host);
+    v.findings.push_back(std::move(host));
   }
 }
 

@@ -64,9 +64,13 @@ std::vector<report::LocateGroup> rings(const std::vector<RankPlace>& where,
   return out;
 }
 
+// Every piece of evidence of every finding, "figure by comparison", in order (a culprit named
+// by two comparisons is one finding listing both).
 std::vector<std::string> named(const Verdict& v) {
   std::vector<std::string> out;
-  for (const auto& f : v.findings) out.push_back(f.label + " by " + f.comparison);
+  for (const auto& f : v.findings) {
+    for (const auto& e : f.evidence) out.push_back(e.figure + " by " + e.comparison);
+  }
   return out;
 }
 
@@ -107,6 +111,7 @@ TEST(Verdict, SlowRankIsNamedOnceItsPairsAreExplained) {
   EXPECT_EQ(v.verdict, LocateVerdict::kOutlier);
   EXPECT_EQ(named(v),
             (std::vector<std::string>{"rank 2 by all_reduce arrival", "rank 2 by ranks over their intra-host pairs"}));
+  EXPECT_EQ(v.findings.size(), 1u);  // one culprit, both comparisons its evidence
   const auto* f = figure(v, "intra-host pairs", "pair 1-2");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->set_aside, "explained by rank 2, named above");
@@ -126,8 +131,13 @@ TEST(Verdict, OneSlowRankOnTwoHostsNamesOnlyThatRank) {
     return std::find(g.ranks.begin(), g.ranks.end(), 2) != g.ranks.end() ? 0.3 : 9.0;
   });
   const Verdict v = decide(m, OutlierRule{});
-  for (const auto& f : v.findings) EXPECT_EQ(f.ranks, std::vector<int>{2}) << f.label << " by " << f.comparison;
-  EXPECT_EQ(v.findings.size(), 2u);  // arrival and inter-host pairs
+  // One culprit, one finding: named by its arrival and by its inter-host pairs, both listed.
+  ASSERT_EQ(v.findings.size(), 1u) << ::testing::PrintToString(named(v));
+  EXPECT_EQ(v.findings[0].ranks, std::vector<int>{2});
+  ASSERT_EQ(v.findings[0].evidence.size(), 2u);
+  EXPECT_EQ(v.findings[0].evidence[0].comparison, "all_reduce arrival");
+  EXPECT_EQ(v.findings[0].evidence[1].comparison, "ranks over their inter-host pairs");
+  EXPECT_EQ(v.findings[0].comparison, "all_reduce arrival");  // the flat fields repeat the first
   // One intra-host pair each: its two ends cannot be told apart, so rank 3 shares no blame.
   EXPECT_EQ(figure(v, "ranks over their intra-host pairs", "rank 1")->set_aside, "one pair only: judged as a pair");
   EXPECT_EQ(figure(v, "ranks over their intra-host pairs", "rank 3")->set_aside,
@@ -232,9 +242,15 @@ TEST(Verdict, HostWithASlowNicNamesTheHost) {
   const Verdict v = decide(m, OutlierRule{});
   std::vector<std::string> who;
   for (const auto& f : v.findings) who.push_back(f.label);
-  EXPECT_EQ(who, (std::vector<std::string>{"rank 4", "rank 5", "host node2"}));
+  // The host is the culprit: its ranks' findings are its evidence, not findings of their own.
+  EXPECT_EQ(who, (std::vector<std::string>{"host node2"}));
   EXPECT_EQ(v.findings.back().comparison, "every rank of the host named");
   EXPECT_TRUE(std::isnan(v.findings.back().reference));
+  std::vector<std::string> figures;
+  for (const auto& e : v.findings.back().evidence) figures.push_back(e.figure);
+  EXPECT_EQ(figures.front(), "host node2");
+  EXPECT_NE(std::find(figures.begin(), figures.end(), "rank 4"), figures.end());
+  EXPECT_NE(std::find(figures.begin(), figures.end(), "rank 5"), figures.end());
 }
 
 TEST(Verdict, SlowRailIsNamed) {
@@ -480,9 +496,12 @@ TEST(Verdict, SlowHostOfThreeIsNamedThoughItsRanksAreAlike) {
   for (const auto& x : s) m.rechecks.push_back({x.ranks, 0.40, x.control, 0.42, 0.05});
   m.confirmation_done = true;
   const Verdict v = decide(m, OutlierRule{});
-  EXPECT_EQ(named(v), (std::vector<std::string>{"rank 2 by ranks over their inter-host pairs",
-                                                "rank 3 by ranks over their inter-host pairs",
-                                                "host node1 by every rank of the host named"}));
+  // One finding, the host, with its ranks' findings as its evidence.
+  ASSERT_EQ(v.findings.size(), 1u);
+  EXPECT_EQ(v.findings[0].label, "host node1");
+  EXPECT_EQ(named(v), (std::vector<std::string>{"host node1 by every rank of the host named",
+                                                "rank 2 by ranks over their inter-host pairs",
+                                                "rank 3 by ranks over their inter-host pairs"}));
   EXPECT_EQ(figure(v, "ranks over their inter-host pairs", "rank 3")->recheck, LocateRecheck::kDecisive);
 }
 
@@ -501,8 +520,9 @@ TEST(Verdict, ThreeRanksOneSlow) {
   m.arrivals = punctual(3, 1);
   m.pairs = all_pairs(m.places, [&](int a, int b) { return a == 1 || b == 1 ? 1.0 : 10.0; });
   const Verdict v = decide(m, OutlierRule{});
-  for (const auto& f : v.findings) EXPECT_EQ(f.label, "rank 1") << f.comparison;
-  EXPECT_EQ(v.findings.size(), 2u);
+  ASSERT_EQ(v.findings.size(), 1u) << ::testing::PrintToString(named(v));
+  EXPECT_EQ(v.findings[0].label, "rank 1");
+  EXPECT_EQ(v.findings[0].evidence.size(), 2u) << ::testing::PrintToString(named(v));
 }
 
 TEST(Verdict, OneRankComparesNothing) {

@@ -81,20 +81,39 @@ LocateReport sample(bool outlier) {
   r.comparisons.push_back(p);
   if (outlier) {
     const double inf = std::numeric_limits<double>::infinity();
-    r.findings.push_back(
-        {"rank", "rank 2", {2}, {"vm"}, "all_reduce arrival", "punctuality", "share", 0.01, 0.99, inf, 0.99});
+    // One culprit named by two comparisons: one finding, both pieces of evidence.
+    LocateFinding rank = make_finding("rank", "rank 2", {2}, {"vm"},
+                                      {.figure = "rank 2",
+                                       .comparison = "all_reduce arrival",
+                                       .metric = "punctuality",
+                                       .unit = "share",
+                                       .value = 0.01,
+                                       .reference = 0.99,
+                                       .distance_mads = inf,
+                                       .gap = 0.99});
+    rank.evidence.push_back({.figure = "rank 2",
+                             .comparison = "ranks over their intra-host pairs",
+                             .metric = "rank_pair_gbps",
+                             .unit = "GB/s",
+                             .value = 1.5,
+                             .reference = 9.0,
+                             .distance_mads = 12.5,
+                             .gap = 0.83});
+    r.findings.push_back(rank);
+    // As a file written before findings had evidence reads: the flat fields only.
     const double nan = std::numeric_limits<double>::quiet_NaN();
-    r.findings.push_back({"host",
-                          "host vm",
-                          {0, 1, 2, 3},
-                          {"vm"},
-                          "every rank of the host named",
-                          "ranks_named",
-                          "ranks",
-                          4,
-                          nan,
-                          nan,
-                          nan});
+    r.findings.push_back({.subject = "host",
+                          .label = "host vm",
+                          .ranks = {0, 1, 2, 3},
+                          .hosts = {"vm"},
+                          .comparison = "every rank of the host named",
+                          .metric = "ranks_named",
+                          .unit = "ranks",
+                          .value = 4,
+                          .reference = nan,
+                          .distance_mads = nan,
+                          .gap = nan,
+                          .evidence = {}});
   }
   r.verdict = outlier ? LocateVerdict::kOutlier : LocateVerdict::kNoOutlier;
   r.notes = {"no GPU backend in this build"};
@@ -126,6 +145,14 @@ TEST(LocateJson, Fields) {
   EXPECT_EQ(doc.at("ranks").at(2).at("nic"), "mlx5_2");
   EXPECT_EQ(doc.at("findings").at(0).at("distance_mads"), "inf");
   EXPECT_EQ(doc.at("findings").at(1).at("reference"), nullptr);
+  const Json& evidence = doc.at("findings").at(0).at("evidence");
+  ASSERT_EQ(evidence.size(), 2u);
+  EXPECT_EQ(evidence.at(0).at("comparison"), "all_reduce arrival");
+  EXPECT_EQ(evidence.at(0).at("distance_mads"), "inf");
+  EXPECT_EQ(evidence.at(1).at("figure"), "rank 2");
+  EXPECT_EQ(evidence.at(1).at("metric"), "rank_pair_gbps");
+  EXPECT_EQ(evidence.at(1).at("value"), 1.5);
+  EXPECT_TRUE(doc.at("findings").at(1).at("evidence").empty());
   EXPECT_EQ(doc.at("measurements").at("pairs").at("pairs").at(1).at("class"), "intra_host");
   EXPECT_EQ(doc.at("budget").at("phases").at(2).at("status"), "cut");
   const Json& fig = doc.at("comparisons").at(1).at("figures");
@@ -161,7 +188,14 @@ TEST(LocateText, VerdictInPlainWords) {
                       "median of 0.990 for the others (99% below, inf MADs)"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("host vm (ranks 0, 1, 2, 3): every rank of the host named"), std::string::npos) << text;
+  // The second comparison that named rank 2 is a line under its finding, not a finding.
+  EXPECT_NE(
+      text.find(
+          "(99% below, inf MADs)\n#     and ranks over their intra-host pairs: upper-quartile pair bandwidth 1.50 GB/s "
+          "against a median of 9.00 for the others (83% below, 12.5 MADs)\n"),
+      std::string::npos)
+      << text;
+  EXPECT_NE(text.find("host vm (ranks 0, 1, 2, 3): every rank of the host named\n"), std::string::npos) << text;
   EXPECT_NE(text.find("more than 4 MADs (the MAD counted as at least 5% of the median) and at least 30% below"),
             std::string::npos)
       << text;
@@ -181,7 +215,15 @@ TEST(LocateText, NoOutlier) {
 TEST(LocateText, DescribeFinding) {
   const LocateReport r = sample(true);
   EXPECT_EQ(describe_finding(r, r.findings[0]), "rank 2 on vm (GPU2 0000:1b:00.0, NIC mlx5_2)");
-  const LocateFinding pair{"pair", "pair 0-1", {0, 1}, {"vm"}, "intra-host pairs", "p2p_gbps", "GB/s", 1, 9, 9, 0.9};
+  const LocateFinding pair = make_finding("pair", "pair 0-1", {0, 1}, {"vm"},
+                                          {.figure = "pair 0-1",
+                                           .comparison = "intra-host pairs",
+                                           .metric = "p2p_gbps",
+                                           .unit = "GB/s",
+                                           .value = 1,
+                                           .reference = 9,
+                                           .distance_mads = 9,
+                                           .gap = 0.9});
   EXPECT_EQ(describe_finding(r, pair), "pair 0-1 (rank 0 on vm (CPUs 0-1) and rank 1 on vm (CPUs 0-1))");
 }
 
