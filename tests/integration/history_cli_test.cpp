@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -33,8 +34,8 @@ class HistoryCli : public ::testing::Test {
   static void SetUpTestSuite() {
     dir_ = new std::string(scratch_dir("history-runs"));
     for (int i = 0; i < kRuns; ++i) {
-      std::vector<std::string> args = {"run", "-g", "2", "-b", "1M", "-e", "1M", "-n", "10", "-w", "2",
-                                       "-J",  run_path(*dir_, i)};
+      std::vector<std::string> args = {
+          "run", "-g", "2", "-b", "1M", "-e", "1M", "-n", "10", "-w", "2", "-J", run_path(*dir_, i)};
       if (i >= kStepAt) {
         args.push_back("--fault");
         args.push_back("slow-rank=0,delay-us=20000");
@@ -117,6 +118,39 @@ TEST_F(HistoryCli, AFolderGlobAndFilesReadTheSameRuns) {
 
   const Outcome none = run_process(collbench({"history", dir() + "/nothing_*.json"}));
   EXPECT_EQ(none.exit_code, 2) << none.err;
+}
+
+constexpr std::uint32_t kSeriesColour = 0x0072B2;  // chart_palette()[0]
+
+// Pixels whose red clearly dominates: the change points' dashed lines and labels (#c0392b),
+// which are thin enough that anti-aliasing blends every pixel of them with the white around;
+// nothing else on a page without a regression is red (series blue, grid and medians grey).
+std::size_t reddish_pixels(const Image& image) {
+  std::size_t n = 0;
+  for (const auto& p : image.pixels) {
+    if (p[0] > p[1] + 60 && p[0] > p[2] + 60) ++n;
+  }
+  return n;
+}
+
+// The page as a reader sees it offline: drawn by headless Chromium from the file alone, each
+// series' line and the change point's dashed line visible.
+TEST_F(HistoryCli, ThePageDrawsTheSeriesAndTheChangePointInABrowser) {
+  const std::string browser = find_chromium();
+  if (browser.empty())
+    GTEST_SKIP() << "no chromium on PATH: the browser rendering check is skipped (apt-get install chromium)";
+  const std::string out = scratch_dir("history-browser");
+  const Outcome o = run_process(collbench({"history", "--html", out + "/h.html", dir()}));
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const std::string html = read_file(out + "/h.html");
+  EXPECT_EQ(html.find("<script"), std::string::npos) << "the page must not need scripts";
+  EXPECT_EQ(html.find("http://"), std::string::npos) << "the page must not load anything";
+  EXPECT_EQ(html.find("https://"), std::string::npos) << "the page must not load anything";
+
+  const Image page = screenshot(browser, out, out + "/h.html", 1200, 900);
+  ASSERT_EQ(page.width, 1200u);
+  EXPECT_GT(pixels_near(page, kSeriesColour), 300u) << "the series' lines are not drawn";
+  EXPECT_GT(reddish_pixels(page), 60u) << "the change points are not drawn";
 }
 
 }  // namespace
