@@ -2,90 +2,132 @@
 
 #include <algorithm>
 #include <numeric>
-#include <random>
 #include <utility>
 
 namespace collbench::report {
 namespace {
 
 // Sums of |x - y| over pairs within a growing set, in O(log n) per added value: a Fenwick tree
-// over the values' ranks holds the count and the sum of the values added so far.
+// over the values' ranks holds the count and the sum of the values added so far. One instance
+// serves every permutation of a segment (reset, not reallocated).
 class PairDistanceSum {
  public:
-  explicit PairDistanceSum(std::size_t n) : count_(n + 1, 0), sum_(n + 1, 0) {}
+  explicit PairDistanceSum(std::size_t n) : tree_(n + 1) {}
+
+  void reset() {
+    std::fill(tree_.begin(), tree_.end(), Node{});
+    added_ = 0;
+    total_ = 0;
+  }
 
   // Adds value x of rank r (0-based); returns the sum of |x - y| over the values already added.
   double add(double x, std::size_t rank) {
-    std::size_t below = 0;
-    double below_sum = 0;
+    Node below;
     for (std::size_t i = rank; i > 0; i -= i & (~i + 1)) {
-      below += count_[i];
-      below_sum += sum_[i];
+      below.count += tree_[i].count;
+      below.sum += tree_[i].sum;
     }
-    const auto n_below = static_cast<double>(below);
-    const auto n_above = static_cast<double>(added_ - below);
-    const double added = x * n_below - below_sum + (total_ - below_sum) - x * n_above;
-    for (std::size_t i = rank + 1; i < count_.size(); i += i & (~i + 1)) {
-      ++count_[i];
-      sum_[i] += x;
+    const double above = added_ - below.count;
+    const double added = x * below.count - below.sum + (total_ - below.sum) - x * above;
+    for (std::size_t i = rank + 1; i < tree_.size(); i += i & (~i + 1)) {
+      tree_[i].count += 1;
+      tree_[i].sum += x;
     }
-    ++added_;
+    added_ += 1;
     total_ += x;
     return added;
   }
 
  private:
-  std::vector<std::size_t> count_;
-  std::vector<double> sum_;
-  std::size_t added_ = 0;
+  struct Node {  // count and sum side by side: one cache line per step of the walk
+    double count = 0;
+    double sum = 0;
+  };
+  std::vector<Node> tree_;
+  double added_ = 0;
   double total_ = 0;
 };
 
+// A segment's values with what the scan needs about each, permuted together: its rank among
+// the segment's values (ties by index) and its summed distance to all of them, which depends on
+// the value only, so one sort per segment serves every permutation.
 struct Ranked {
   std::vector<double> values;
-  std::vector<std::size_t> ranks;  // a permutation of 0..n-1 ordering the values (ties by index)
+  std::vector<std::size_t> ranks;
+  std::vector<double> distance;  // sum over the segment of |value - other|
 };
 
 Ranked rank_values(const std::vector<double>& values) {
-  std::vector<std::size_t> order(values.size());
+  const std::size_t n = values.size();
+  std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return values[a] < values[b]; });
-  Ranked r{values, std::vector<std::size_t>(values.size())};
-  for (std::size_t k = 0; k < order.size(); ++k) r.ranks[order[k]] = k;
+  Ranked r{values, std::vector<std::size_t>(n), std::vector<double>(n)};
+  double total = 0;
+  for (double v : values) total += v;
+  double below = 0;  // sum of the values ranked before
+  for (std::size_t k = 0; k < n; ++k) {
+    const double v = values[order[k]];
+    const auto kk = static_cast<double>(k);
+    r.ranks[order[k]] = k;
+    r.distance[order[k]] = v * kk - below + (total - below - v) - v * (static_cast<double>(n) - kk - 1);
+    below += v;
+  }
   return r;
 }
 
-// Matteson & James' statistic for every split, from within-set distance sums of the prefix and
-// of the suffix (the between-set sum is the total minus both): O(n log n) for all splits.
-BestSplit best_split_ranked(const Ranked& r, std::size_t min_segment) {
+// Matteson & James' statistic for every split in one pass: the prefix's within-set distance
+// sum W_X from the Fenwick tree; the prefix's summed distances to everything S = 2 W_X + B
+// gives the between-set sum B, and the suffix's W_Y = W - W_X - B. O(n log n) for all splits.
+BestSplit best_split_ranked(const Ranked& r, std::size_t min_segment, PairDistanceSum& scratch) {
   const std::size_t n = r.values.size();
   const std::size_t m = std::max<std::size_t>(min_segment, 2);  // a within-set mean needs a pair
   if (n < 2 * m) return {};
-  std::vector<double> prefix(n + 1, 0);  // prefix[t]: within-sum of values [0, t)
-  std::vector<double> suffix(n + 1, 0);  // suffix[t]: within-sum of values [t, n)
-  PairDistanceSum forward(n);
-  for (std::size_t t = 0; t < n; ++t) prefix[t + 1] = prefix[t] + forward.add(r.values[t], r.ranks[t]);
-  PairDistanceSum backward(n);
-  for (std::size_t t = n; t > 0; --t) suffix[t - 1] = suffix[t] + backward.add(r.values[t - 1], r.ranks[t - 1]);
+  double all = 0;
+  for (double d : r.distance) all += d;
+  const double within_all = all / 2;
+  scratch.reset();
+  double wx = 0;
+  double s = 0;
   BestSplit best;
-  for (std::size_t t = m; t + m <= n; ++t) {
+  for (std::size_t t = 1; t + m <= n; ++t) {
+    wx += scratch.add(r.values[t - 1], r.ranks[t - 1]);
+    s += r.distance[t - 1];
+    if (t < m) continue;
     const auto a = static_cast<double>(t);
     const auto b = static_cast<double>(n - t);
-    const double between = prefix[n] - prefix[t] - suffix[t];
-    const double e = 2 * between / (a * b) - prefix[t] / (a * (a - 1) / 2) - suffix[t] / (b * (b - 1) / 2);
+    const double between = s - 2 * wx;
+    const double wy = within_all - wx - between;
+    const double e = 2 * between / (a * b) - wx / (a * (a - 1) / 2) - wy / (b * (b - 1) / 2);
     const double q = a * b / (a + b) * e;
     if (best.index == 0 || q > best.statistic) best = {t, q};
   }
   return best;
 }
 
-// Fisher-Yates with the generator's raw output: the same permutations on every platform
+// splitmix64: a fixed, tiny generator, so the permutations are the same on every platform
 // (std::shuffle and the standard distributions are implementation-defined).
-void shuffle(Ranked& r, std::mt19937_64& rng) {
+class Generator {
+ public:
+  explicit Generator(std::uint64_t seed) : state_(seed) {}
+  std::uint64_t next() {
+    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+
+ private:
+  std::uint64_t state_;
+};
+
+// Fisher-Yates (the modulo's bias is below 1e-15 for any segment length here).
+void shuffle(Ranked& r, Generator& rng) {
   for (std::size_t i = r.values.size(); i > 1; --i) {
-    const std::size_t j = rng() % i;
+    const std::size_t j = rng.next() % i;
     std::swap(r.values[i - 1], r.values[j]);
     std::swap(r.ranks[i - 1], r.ranks[j]);
+    std::swap(r.distance[i - 1], r.distance[j]);
   }
 }
 
@@ -93,13 +135,14 @@ void shuffle(Ranked& r, std::mt19937_64& rng) {
 // as the p-value cannot reach alpha any more: most candidates of a flat series end early.
 double permutation_p_value(const std::vector<double>& segment, double statistic, std::size_t first,
                            const ChangePointOptions& options) {
-  std::mt19937_64 rng(options.seed ^ (first * 0x9e3779b97f4a7c15ULL) ^ segment.size());
+  Generator rng(options.seed ^ (first * 0x9e3779b97f4a7c15ULL) ^ segment.size());
   Ranked r = rank_values(segment);
+  PairDistanceSum scratch(segment.size());
   const int total = std::max(options.permutations, 1);
   int at_least = 0;
   for (int k = 0; k < total; ++k) {
     shuffle(r, rng);
-    if (best_split_ranked(r, options.min_segment).statistic >= statistic) ++at_least;
+    if (best_split_ranked(r, options.min_segment, scratch).statistic >= statistic) ++at_least;
     if ((at_least + 1.0) / (total + 1.0) > options.alpha) return (at_least + 1.0) / (k + 2.0);
   }
   return (at_least + 1.0) / (total + 1.0);
@@ -120,7 +163,8 @@ Segment make_segment(const std::vector<double>& values, std::size_t begin, std::
 }  // namespace
 
 BestSplit best_split(const std::vector<double>& values, std::size_t min_segment) {
-  return best_split_ranked(rank_values(values), min_segment);
+  PairDistanceSum scratch(values.size());
+  return best_split_ranked(rank_values(values), min_segment, scratch);
 }
 
 std::vector<ChangePoint> find_change_points(const std::vector<double>& values, const ChangePointOptions& options) {

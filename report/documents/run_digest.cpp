@@ -39,13 +39,28 @@ class DigestSax final : public nlohmann::json_sax<Json> {
   std::vector<DigestPoint> points;
   bool results_seen = false;
 
-  bool null() override { return scalar(Json(nullptr)); }
-  bool boolean(bool v) override { return scalar(Json(v)); }
-  bool number_integer(number_integer_t v) override { return scalar(Json(v)); }
-  bool number_unsigned(number_unsigned_t v) override { return scalar(Json(v)); }
-  bool number_float(number_float_t v, const string_t& /*text*/) override { return scalar(Json(v)); }
-  bool string(string_t& v) override { return scalar(Json(std::move(v))); }
-  bool binary(binary_t& /*v*/) override { return scalar(Json(nullptr)); }
+  // Values are routed before any is built: skipped ones (most of a file) cost nothing more.
+  bool null() override {
+    return scalar([] { return Json(nullptr); });
+  }
+  bool boolean(bool v) override {
+    return scalar([v] { return Json(v); });
+  }
+  bool number_integer(number_integer_t v) override {
+    return scalar([v] { return Json(v); });
+  }
+  bool number_unsigned(number_unsigned_t v) override {
+    return scalar([v] { return Json(v); });
+  }
+  bool number_float(number_float_t v, const string_t& /*text*/) override {
+    return scalar([v] { return Json(v); });
+  }
+  bool string(string_t& v) override {
+    return scalar([&v] { return Json(std::move(v)); });
+  }
+  bool binary(binary_t& /*v*/) override {
+    return scalar([] { return Json(nullptr); });
+  }
   bool start_object(std::size_t /*size*/) override { return open(Json::object()); }
   bool start_array(std::size_t /*size*/) override { return open(Json::array()); }
   bool end_object() override { return close(); }
@@ -59,10 +74,12 @@ class DigestSax final : public nlohmann::json_sax<Json> {
   std::string error;
 
  private:
-  bool scalar(Json value);
+  template <typename Make>
+  bool scalar(Make make);
   bool open(Json container);
   bool close();
   void item_field(const Json& value);
+  bool wanted_item_key() const;
   Json& add(Json value);
 
   int depth_ = 0;              // open containers
@@ -109,17 +126,18 @@ bool DigestSax::key(string_t& name) {
   return true;
 }
 
-bool DigestSax::scalar(Json value) {
+template <typename Make>
+bool DigestSax::scalar(Make make) {
   if (skipping_ > 0) return true;
   if (skip_next_ || results_next_) {  // a dropped value, or "results" that is no array
     skip_next_ = results_next_ = false;
     return true;
   }
   if (in_results_) {
-    if (depth_ == 3) item_field(value);
+    if (depth_ == 3 && wanted_item_key()) item_field(make());
     return true;
   }
-  add(std::move(value));
+  add(make());
   return true;
 }
 
@@ -162,6 +180,13 @@ bool DigestSax::close() {
   }
   if (!stack_.empty()) stack_.pop_back();
   return true;
+}
+
+bool DigestSax::wanted_item_key() const {
+  static constexpr std::array<std::string_view, 9> kWanted = {"collective", "dtype",      "op",
+                                                              "root",       "size_bytes", "placement",
+                                                              "busbw_gbps", "wrong",      "skipped"};
+  return std::find(kWanted.begin(), kWanted.end(), item_key_) != kWanted.end();
 }
 
 // The schema fixes these types; a value of another type leaves the field at its default.

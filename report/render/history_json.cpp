@@ -43,12 +43,6 @@ Json verdict_json(const NewestVerdict& v, const HistorySeries& s) {
 Json series_json(const History& h, const HistorySeries& s) {
   Json j = key_json(s.key);
   j["key"] = describe(s.key);
-  Json points = Json::array();
-  for (const auto& p : s.points) {
-    points.push_back(
-        {{"path", h.runs[p.run].path}, {"time", h.runs[p.run].time}, {"busbw_gbps", number(p.busbw_gbps)}});
-  }
-  j["points"] = std::move(points);
   Json cps = Json::array();
   for (const auto& c : s.change_points) {
     const HistoryRun& run = h.runs[s.points[c.index].run];
@@ -70,6 +64,38 @@ Json series_json(const History& h, const HistorySeries& s) {
   j["verdict"] = verdict_json(s.verdict, s);
   j["regressed"] = s.verdict.regressed;
   return j;
+}
+
+// A run's path and time as JSON strings, escaped once: every series repeats them.
+struct RunText {
+  std::string path;
+  std::string time;
+};
+
+std::vector<RunText> run_texts(const History& h) {
+  std::vector<RunText> out;
+  out.reserve(h.runs.size());
+  for (const auto& r : h.runs) {
+    out.push_back({Json(r.path).dump(-1, ' ', false, Json::error_handler_t::replace),
+                   Json(r.time).dump(-1, ' ', false, Json::error_handler_t::replace)});
+  }
+  return out;
+}
+
+// The series' object with its points appended as text: a long history has millions of points,
+// and a DOM object per point would cost more than everything else the command does.
+void append_series(const History& h, const HistorySeries& s, const std::vector<RunText>& runs, std::string& out) {
+  std::string head = series_json(h, s).dump(-1, ' ', false, Json::error_handler_t::replace);
+  head.pop_back();  // the closing brace: the points follow
+  out += head + ", \"points\": [";
+  for (std::size_t i = 0; i < s.points.size(); ++i) {
+    const HistoryPoint& p = s.points[i];
+    out += (i == 0 ? "\n" : ",\n") + std::string("    {\"path\": ") + runs[p.run].path +
+           ", \"time\": " + runs[p.run].time +
+           ", \"busbw_gbps\": " + (std::isfinite(p.busbw_gbps) ? format_shortest(p.busbw_gbps) : std::string("null")) +
+           "}";
+  }
+  out += "]}";
 }
 
 Json context_changes_json(const History& h) {
@@ -117,19 +143,26 @@ std::vector<double> segment_medians(const HistorySeries& s, const std::vector<do
 }  // namespace
 
 std::string history_json(const History& h, const HistoryInputCounts& counts, const HistoryOptions& options) {
-  Json series = Json::array();
-  for (const auto& s : h.series) series.push_back(series_json(h, s));
-  const Json j = {{"schema", kHistorySchemaName},
-                  {"schema_version", kHistorySchemaVersion},
-                  {"runs", h.runs.size()},
-                  {"files", counts.files},
-                  {"skipped_files", counts.skipped},
-                  {"method", method_json(options)},
-                  {"regressed", h.regressed_count() > 0},
-                  {"regressed_series", h.regressed_count()},
-                  {"series", std::move(series)},
-                  {"context_changes", context_changes_json(h)}};
-  return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+  const Json head = {{"schema", kHistorySchemaName},
+                     {"schema_version", kHistorySchemaVersion},
+                     {"runs", h.runs.size()},
+                     {"files", counts.files},
+                     {"skipped_files", counts.skipped},
+                     {"method", method_json(options)},
+                     {"regressed", h.regressed_count() > 0},
+                     {"regressed_series", h.regressed_count()}};
+  std::string out = head.dump(2, ' ', false, Json::error_handler_t::replace);
+  out.pop_back();  // "\n}": the series and the context changes follow
+  out.pop_back();
+  out += ",\n  \"series\": [";
+  const std::vector<RunText> runs = run_texts(h);
+  for (std::size_t i = 0; i < h.series.size(); ++i) {
+    out += i == 0 ? "\n  " : ",\n  ";
+    append_series(h, h.series[i], runs, out);
+  }
+  out += "],\n  \"context_changes\": " + context_changes_json(h).dump(-1, ' ', false, Json::error_handler_t::replace) +
+         "\n}\n";
+  return out;
 }
 
 std::string history_csv(const History& h) {
