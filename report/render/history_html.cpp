@@ -45,6 +45,18 @@ struct Frame {
 
 std::string num(double v) { return format_fixed(v, 1); }
 
+// GB/s with three or four significant digits, as the text table prints them.
+std::string gbps(double v) { return format_fixed(v, v < 10 ? 3 : (v < 100 ? 2 : 1)); }
+
+// The smallest of 1, 2, 2.5 and 5 times a power of ten at or above v: round axis ticks.
+double nice_ceiling(double v) {
+  const double step = std::pow(10.0, std::floor(std::log10(v)));
+  for (double m : {1.0, 2.0, 2.5, 5.0}) {
+    if (m * step >= v) return m * step;
+  }
+  return 10 * step;
+}
+
 std::string line(double x1, double y1, double x2, double y2, const std::string& attributes) {
   return "<line x1=\"" + num(x1) + "\" y1=\"" + num(y1) + "\" x2=\"" + num(x2) + "\" y2=\"" + num(y2) + "\" " +
          attributes + "/>";
@@ -107,7 +119,7 @@ std::string change_marks(const HistorySeries& s, const Frame& f) {
     out += "<g class=\"change-point\">" +
            line(x, f.top, x, f.height - f.bottom, "stroke=\"#c0392b\" stroke-width=\"1.5\" stroke-dasharray=\"4,3\"") +
            text(x + 2, f.top - 4, "start", "fill=\"#c0392b\"", signed_percent(c.change_percent)) + "<title>" +
-           xml_escape("change point: " + format_general(c.before_gbps) + " -> " + format_general(c.after_gbps) +
+           xml_escape("change point: " + gbps(c.before_gbps) + " -> " + gbps(c.after_gbps) +
                       " GB/s, p = " + format_fixed(c.p_value, 3)) +
            "</title></g>";
   }
@@ -144,7 +156,7 @@ std::string chart(const History& h, const HistorySeries& s, int color) {
   std::vector<double> values;
   for (const auto& p : s.points) values.push_back(p.busbw_gbps);
   const double top = values.empty() ? 0 : *std::max_element(values.begin(), values.end());
-  f.y_max = top > 0 ? top * 1.15 : 1;
+  f.y_max = top > 0 ? nice_ceiling(top * 1.1) : 1;
   const auto& palette = chart_palette();
   const std::string& colour = palette[static_cast<std::size_t>(color) % palette.size()];
   std::string out = "<svg width=\"" + num(f.width) + "\" height=\"" + num(f.height) + "\" viewBox=\"0 0 " +
@@ -159,11 +171,12 @@ std::string chart(const History& h, const HistorySeries& s, int color) {
 
 std::string caption(const HistorySeries& s) {
   std::string out = xml_escape(describe(s.key)) + "<br/>" + format_uint(s.points.size()) + " runs, " +
-                    format_uint(s.change_points.size()) + " change points";
+                    format_uint(s.change_points.size()) +
+                    (s.change_points.size() == 1 ? " change point" : " change points");
   const NewestVerdict& v = s.verdict;
   if (v.judged) {
-    out += "; newest " + format_general(v.newest_gbps) + " GB/s, " + xml_escape(signed_percent(v.change_percent)) +
-           " against " + format_general(v.baseline_median_gbps) + " &#177; " + format_general(v.noise_gbps);
+    out += "; newest " + gbps(v.newest_gbps) + " GB/s, " + xml_escape(signed_percent(v.change_percent)) + " against " +
+           gbps(v.baseline_median_gbps) + " &#177; " + gbps(v.noise_gbps);
   }
   if (v.regressed) out += " <span class=\"flag\">REGRESSED</span>";
   return out;
