@@ -214,6 +214,16 @@ History build_history(std::vector<RunDigest> runs, const HistoryOptions& options
   parallel_for(work.size(), [&](std::size_t i) {
     h.series[i] = analyse_series(*work[i].first, std::move(*work[i].second), options);
   });
+  // A series the system's newest run did not measure (a size dropped from the sweep) ended in
+  // the past: its last point is not tonight's, and judging it would flag an old night forever.
+  std::map<std::string, std::size_t> newest_of_system;
+  for (std::size_t i = 0; i < h.runs.size(); ++i) newest_of_system[h.runs[i].fingerprint] = i;
+  for (auto& s : h.series) {
+    if (s.points.empty() || s.points.back().run == newest_of_system[s.key.fingerprint]) continue;
+    s.verdict = NewestVerdict{};
+    s.verdict.newest_gbps = s.points.back().busbw_gbps;
+    s.verdict.stale = true;
+  }
   return h;
 }
 

@@ -68,7 +68,8 @@ struct HistoryChangePoint {
 // How the newest point compares with its baseline: the runs since the last change point before
 // it (itself excluded), or the segment before when that has fewer than min_baseline runs.
 struct NewestVerdict {
-  bool judged = false;  // false: no baseline of min_baseline runs yet
+  bool judged = false;  // false: no baseline of min_baseline runs yet, or stale
+  bool stale = false;   // the system's newest run has no point of this series: not judged
   double newest_gbps = 0;
   double baseline_median_gbps = 0;
   double noise_gbps = 0;           // the band's half-width

@@ -28,7 +28,7 @@ Json key_json(const HistoryKey& k) {
 }
 
 Json verdict_json(const NewestVerdict& v, const HistorySeries& s) {
-  if (!v.judged) return {{"judged", false}};
+  if (!v.judged) return {{"judged", false}, {"stale", v.stale}};
   return {{"judged", true},
           {"newest_gbps", number(v.newest_gbps)},
           {"baseline_median_gbps", number(v.baseline_median_gbps)},

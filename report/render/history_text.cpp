@@ -13,6 +13,7 @@ namespace {
 std::string gbps(double v) { return format_fixed(v, v < 10 ? 3 : (v < 100 ? 2 : 1)); }
 
 std::string verdict_word(const NewestVerdict& v) {
+  if (v.stale) return "n/a (not in the newest run)";
   if (!v.judged) return "n/a (short history)";
   return v.regressed ? "REGRESSED" : "ok";
 }

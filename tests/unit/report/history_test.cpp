@@ -222,6 +222,20 @@ TEST(History, AStepBecomesAChangePointWithItsContextChange) {
   EXPECT_EQ(h.regressed_count(), 0u);
 }
 
+TEST(History, ASeriesMissingFromTheNewestRunIsNotJudged) {
+  std::vector<RunDigest> runs;
+  for (int day = 1; day <= 10; ++day) runs.push_back(digest("n" + std::to_string(10 + day) + ".json", day, {100, 200}));
+  runs[8].points[1].busbw_gbps = 50;  // night 9: the 2K point's last measurement, far down
+  runs[9].points.pop_back();          // night 10 no longer measures 2K
+  const History h = build_history(runs, {});
+  ASSERT_EQ(h.series.size(), 2u);
+  EXPECT_TRUE(h.series[0].verdict.judged);
+  EXPECT_FALSE(h.series[1].verdict.judged);
+  EXPECT_TRUE(h.series[1].verdict.stale);
+  EXPECT_FALSE(h.series[1].verdict.regressed);
+  EXPECT_EQ(h.regressed_count(), 0u);
+}
+
 // ---- the reader ----
 
 class RunDigestRead : public testing::TempDirTest {};
