@@ -33,6 +33,7 @@ std::vector<double> concat(std::vector<double> a, const std::vector<double>& b) 
 
 std::vector<std::size_t> indices(const std::vector<ChangePoint>& cps) {
   std::vector<std::size_t> out;
+  out.reserve(cps.size());
   for (const auto& c : cps) out.push_back(c.index);
   return out;
 }
@@ -86,6 +87,7 @@ TEST(ChangePoints, ASegmentIsNeverShorterThanTheMinimum) {
 // a monotone series separates two different distributions). The pieces are ordered and valid.
 TEST(ChangePoints, ARampIsCutIntoPieces) {
   std::vector<double> v;
+  v.reserve(60);
   for (int i = 0; i < 60; ++i) v.push_back(100 - 0.5 * i);
   const auto cps = find_change_points(v, {});
   EXPECT_GE(cps.size(), 2u);

@@ -18,11 +18,10 @@
 namespace collbench::report {
 namespace {
 
-using testing::Night;
 using testing::night_document;
 using testing::night_time;
 
-RunDigest digest(const std::string& path, int day, std::vector<double> busbw,
+RunDigest digest(const std::string& path, int day, const std::vector<double>& busbw,
                  const std::string& library = "NCCL 2.21.5") {
   RunDigest d;
   d.path = path;
