@@ -20,7 +20,7 @@ for schema in "$source"/report/documents/schema/*.schema.json; do
     fail "share/collbench/schema/$(basename "$schema") differs from the source"
 done
 for f in share/man/man1/collbench.1.gz share/bash-completion/completions/collbench share/doc/collbench/README.md \
-         share/doc/collbench/copyright share/doc/collbench/changelog.Debian.gz share/doc/collbench/docs/architecture.md; do
+         share/doc/collbench/copyright share/doc/collbench/changelog.Debian.gz share/doc/collbench/docs/packaging.md; do
   [ -s "$prefix/$f" ] || fail "$f is missing"
 done
 while read -r name; do
