@@ -35,7 +35,8 @@ LocateFinding make_finding(std::string subject, std::string label, std::vector<i
           .reference = first.reference,
           .distance_mads = first.distance_mads,
           .gap = first.gap,
-          .evidence = {first}};
+          .evidence = {first},
+          .cause = {}};
 }
 
 }  // namespace collbench::report

@@ -117,6 +117,17 @@ struct LocateFinding {
   double distance_mads = 0;
   double gap = 0;
   std::vector<LocateEvidence> evidence;
+  // Why, where the measurements say: "descheduled 3412 times during the pairs (others: 40):
+  // CPU contention on its host, not the network"; empty otherwise.
+  std::string cause;
+};
+
+// What the operating system kept from one rank while the pairs, rings and rechecks ran
+// (common/cpu_usage.hpp).
+struct LocateCpu {
+  int rank = 0;
+  double involuntary_switches = 0;  // the rank's thread, preempted by another runnable task
+  double steal_share = 0;           // its host's steal time over its CPU time; NaN when unknown
 };
 
 // A finding for `subject`/`label` from one piece of evidence (the flat fields are its copy).
@@ -181,6 +192,7 @@ struct LocateReport {
   LocateRule rule;
   std::vector<LocateComparison> comparisons;
   std::vector<LocateFinding> findings;
+  std::vector<LocateCpu> cpu;  // one per rank; empty when the pairs did not run
   LocateVerdict verdict = LocateVerdict::kNothingCompared;
   std::vector<std::string> notes;
 };

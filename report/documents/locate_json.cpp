@@ -124,7 +124,14 @@ Json finding_json(const LocateFinding& f) {
           {"reference", optional_real(f.reference)},
           {"distance_mads", optional_real(f.distance_mads)},
           {"gap", optional_real(f.gap)},
-          {"evidence", evidence}};
+          {"evidence", evidence},
+          {"cause", f.cause.empty() ? Json(nullptr) : Json(f.cause)}};
+}
+
+Json cpu_json(const LocateCpu& c) {
+  return {{"rank", c.rank},
+          {"involuntary_switches", real(c.involuntary_switches)},
+          {"steal_share", optional_real(c.steal_share)}};
 }
 
 }  // namespace
@@ -136,6 +143,8 @@ std::string locate_json_text(const LocateReport& rep) {
   for (const auto& c : rep.comparisons) comparisons.push_back(comparison_json(c));
   Json findings = Json::array();
   for (const auto& f : rep.findings) findings.push_back(finding_json(f));
+  Json cpu = Json::array();
+  for (const auto& c : rep.cpu) cpu.push_back(cpu_json(c));
   const Json doc = {{"schema", kLocateSchemaName},
                     {"schema_version", kLocateSchemaVersion},
                     {"context", job_header_json(rep.job)},
@@ -151,6 +160,7 @@ std::string locate_json_text(const LocateReport& rep) {
                     {"measurements", measurements_json(rep)},
                     {"comparisons", comparisons},
                     {"findings", findings},
+                    {"cpu", cpu},
                     {"verdict", to_string(rep.verdict)},
                     {"notes", rep.notes}};
   return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";

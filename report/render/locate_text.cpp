@@ -249,6 +249,7 @@ void write_verdict(std::ostream& out, const LocateReport& rep) {
       const auto& e = f.evidence[i];
       out << "#     and " << (e.figure == f.label ? "" : e.figure + " by ") << evidence_text(e) << "\n";
     }
+    if (!f.cause.empty()) out << "#     cause: " << f.cause << "\n";
   }
 }
 

@@ -12,6 +12,7 @@
 #include "bench/engine/locate/loops.hpp"
 #include "bench/engine/locate/plan.hpp"
 #include "bench/engine/locate/verdict.hpp"
+#include "common/cpu_usage.hpp"
 #include "common/units.hpp"
 
 namespace collbench::engine::locate {
@@ -37,6 +38,11 @@ struct StepRow {
   double cost_s = 0;     // what one iteration cost it, waits included
   double elapsed_s = 0;  // its clock, for the budget
   double stop = 0;       // 1 when it was asked to stop
+};
+// What the operating system kept from the rank over the pairs, rings and rechecks.
+struct CpuRow {
+  double involuntary_switches = 0;
+  double steal_share = 0;  // NaN: unknown
 };
 struct RecheckRow {
   double median_us = 0;
@@ -141,6 +147,7 @@ class Locator {
   Result<bool> group_kind(const std::vector<Group>& groups, const PhasePlan& plan, double deadline_s, int kinds_left,
                           Agreed& a, double& cost_s);
   Status confirm();
+  Status gather_cpu(const CpuUsage& before, double began_s);
   Result<double> recheck(const std::vector<int>& members, std::uint64_t bytes, std::uint64_t iterations, double cost_s,
                          Agreed& a);
   double measured_cost_s(const std::vector<int>& members) const;
@@ -639,6 +646,23 @@ Status Locator::confirm() {
   return ok_status();
 }
 
+// Every rank's CPU figures over the pairs, rings and rechecks, for the verdict's causes.
+Status Locator::gather_cpu(const CpuUsage& before, double began_s) {
+  const CpuUsage d = cpu_usage_between(before, cpu_usage_now());
+  const double cpu_s = (elapsed() - began_s) * d.online_cpus;
+  const CpuRow mine{.involuntary_switches = d.involuntary_switches,
+                    .steal_share = d.steal_known && cpu_s > 0 ? d.steal_s / cpu_s
+                                                              : std::numeric_limits<double>::quiet_NaN()};
+  COLLBENCH_ASSIGN_OR_RETURN(const auto rows, gather_rows(boot_, mine));
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    measured_.cpu.push_back({.rank = static_cast<int>(r),
+                             .involuntary_switches = rows[r].involuntary_switches,
+                             .steal_share = rows[r].steal_share});
+  }
+  report_.cpu = measured_.cpu;
+  return ok_status();
+}
+
 Result<report::LocateReport> Locator::run() {
   report_.budget_s = o_.budget_s;
   PhasePlan setup;
@@ -650,9 +674,12 @@ Result<report::LocateReport> Locator::run() {
   make_plan();
   COLLBENCH_RETURN_IF_ERROR(straggler());
   replan_for_slowest_link();
+  const CpuUsage cpu_before = cpu_usage_now();
+  const double cpu_began_s = elapsed();
   COLLBENCH_RETURN_IF_ERROR(pairs());
   COLLBENCH_RETURN_IF_ERROR(groups());
   COLLBENCH_RETURN_IF_ERROR(confirm());
+  COLLBENCH_RETURN_IF_ERROR(gather_cpu(cpu_before, cpu_began_s));
 
   const double began = elapsed();
   if (boot_.rank() == 0) {

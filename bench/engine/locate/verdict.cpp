@@ -560,6 +560,48 @@ void name_whole_hosts(const Measurements& m, const std::set<int>& named, Verdict
   }
 }
 
+// A finding's ranks against the others: descheduled at least kContentionFactor times as often
+// as the median other rank, and at least kContentionMinSwitches times (a few hundred
+// preemptions over seconds of pairs are a busy machine's normal); or a host losing at least
+// kStealMinShare of its CPU time to steal and kContentionFactor times the others' median.
+constexpr double kContentionFactor = 10;
+constexpr double kContentionMinSwitches = 200;
+constexpr double kStealMinShare = 0.05;
+
+std::string count_text(double v) { return std::to_string(static_cast<long long>(std::llround(v))); }
+
+std::string contention_cause(const std::vector<report::LocateCpu>& cpu, const std::vector<int>& ranks) {
+  std::vector<double> mine_switches, other_switches, mine_steal, other_steal;
+  for (const auto& c : cpu) {
+    const bool mine = std::find(ranks.begin(), ranks.end(), c.rank) != ranks.end();
+    (mine ? mine_switches : other_switches).push_back(c.involuntary_switches);
+    if (!std::isnan(c.steal_share)) (mine ? mine_steal : other_steal).push_back(c.steal_share);
+  }
+  if (mine_switches.empty() || other_switches.empty()) return "";
+  const double switches = median_of(mine_switches);
+  const double others = median_of(other_switches);
+  if (switches >= kContentionMinSwitches && switches >= kContentionFactor * std::max(others, 1.0)) {
+    return "descheduled " + count_text(switches) + " times during the pairs (others: " + count_text(others) +
+           "): CPU contention on its host, not the network";
+  }
+  if (mine_steal.empty() || other_steal.empty()) return "";
+  const double steal = median_of(mine_steal);
+  const double others_steal = median_of(other_steal);
+  if (steal >= kStealMinShare && steal >= kContentionFactor * others_steal) {
+    return "its host lost " + count_text(100 * steal) +
+           "% of its CPU time to steal during the pairs (others: " + count_text(100 * others_steal) +
+           "%): CPU contention on its host (the hypervisor), not the network";
+  }
+  return "";
+}
+
+void name_cpu_contention(const Measurements& m, Verdict& v) {
+  if (m.cpu.size() < 2) return;
+  for (auto& f : v.findings) {
+    if (f.subject == "rank" || f.subject == "host") f.cause = contention_cause(m.cpu, f.ranks);
+  }
+}
+
 // The healthy figure of a comparison to measure alone beside a suspect: judged, not an
 // outlier, closest to the suspect's reference, sharing no rank with it where possible.
 std::vector<int> control_figure(const LocateComparison& c, const LocateFigure& suspect) {
@@ -611,6 +653,7 @@ Verdict decide(const Measurements& m, const OutlierRule& rule) {
   }
   merge_links(v);
   name_whole_hosts(m, named, v);
+  name_cpu_contention(m, v);
   const bool compared = std::any_of(v.comparisons.begin(), v.comparisons.end(),
                                     [](const auto& c) { return c.compared; });
   if (!v.findings.empty()) {

@@ -25,6 +25,9 @@
 // rings are judged only where at least three figures are compared: of two, the lower cannot
 // be told from noise. When every rank of a host is named (and there are other hosts), the
 // host is named too.
+// A named rank (or host) that the operating system descheduled far more often than the other
+// ranks, or whose host lost far more of its CPU time to steal, has that as its finding's
+// cause: CPU contention on its host, which an operator fixes there, not in the network.
 #pragma once
 
 #include <cstdint>
@@ -69,6 +72,7 @@ struct Measurements {
   std::vector<report::LocatePair> pairs;    // measured pairs
   std::vector<report::LocateGroup> groups;  // measured rings
   std::vector<Recheck> rechecks;            // suspects measured alone
+  std::vector<report::LocateCpu> cpu;       // every rank, over the pairs to the rechecks; may be empty
   // The confirmation phase is over (ran, was cut or had no time): a suspect without a
   // recheck is then not named. Before it, decide() gives the provisional verdict whose
   // suspects the phase measures.

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
+#include <map>
 #include <set>
 #include <string>
 
@@ -523,6 +525,70 @@ TEST(Verdict, ThreeRanksOneSlow) {
   ASSERT_EQ(v.findings.size(), 1u) << ::testing::PrintToString(named(v));
   EXPECT_EQ(v.findings[0].label, "rank 1");
   EXPECT_EQ(v.findings[0].evidence.size(), 2u) << ::testing::PrintToString(named(v));
+}
+
+// Every rank's CPU figures: `switches` each, and `busy` for the ranks given; steal unknown
+// unless `steal` is given per rank.
+std::vector<report::LocateCpu> cpu_of(int ranks, double switches, const std::map<int, double>& busy,
+                                      const std::map<int, double>& steal = {}) {
+  std::vector<report::LocateCpu> out;
+  for (int r = 0; r < ranks; ++r) {
+    const auto b = busy.find(r);
+    const auto s = steal.find(r);
+    out.push_back({.rank = r,
+                   .involuntary_switches = b == busy.end() ? switches : b->second,
+                   .steal_share = s == steal.end() ? std::numeric_limits<double>::quiet_NaN() : s->second});
+  }
+  return out;
+}
+
+TEST(Verdict, ANamedRankDescheduledFarMoreThanTheOthersIsCpuContention) {
+  Measurements m;
+  m.places = places(1, 4);
+  m.arrivals = punctual(4, 2);
+  m.pairs = all_pairs(m.places, [&](int a, int b) { return a == 2 || b == 2 ? 0.4 : healthy(m.places, a, b); });
+  m.cpu = cpu_of(4, 40, {{2, 3412}});
+  const Verdict v = decide(m, OutlierRule{});
+  ASSERT_EQ(v.findings.size(), 1u);
+  EXPECT_EQ(v.findings[0].cause,
+            "descheduled 3412 times during the pairs (others: 40): CPU contention on its host, not the network");
+
+  // The same slow rank, descheduled as often as the others: the network's (or the device's).
+  m.cpu = cpu_of(4, 40, {});
+  EXPECT_EQ(decide(m, OutlierRule{}).findings.at(0).cause, "");
+  // Busy but not ten times the others, or ten times but only a few dozen preemptions: no cause.
+  m.cpu = cpu_of(4, 400, {{2, 3412}});
+  EXPECT_EQ(decide(m, OutlierRule{}).findings.at(0).cause, "");
+  m.cpu = cpu_of(4, 2, {{2, 150}});
+  EXPECT_EQ(decide(m, OutlierRule{}).findings.at(0).cause, "");
+}
+
+TEST(Verdict, ABusyRankThatIsNotSlowIsNotAFinding) {
+  Measurements m;
+  m.places = places(1, 4);
+  m.arrivals = punctual(4);
+  m.pairs = all_pairs(m.places, [&](int a, int b) { return healthy(m.places, a, b); });
+  m.cpu = cpu_of(4, 40, {{1, 5000}});
+  EXPECT_TRUE(decide(m, OutlierRule{}).findings.empty());
+}
+
+TEST(Verdict, AHostLosingItsCpuToStealIsCpuContention) {
+  // Three hosts of two ranks; everything leaving node2 runs at a fifth, and node2's hypervisor
+  // took 30% of its CPU time (the others 1%).
+  Measurements m;
+  m.places = places(3, 2);
+  m.arrivals = punctual(6);
+  m.pairs = all_pairs(m.places, [&](int a, int b) {
+    const bool inter = m.places[static_cast<std::size_t>(a)].host != m.places[static_cast<std::size_t>(b)].host;
+    return inter && b >= 4 ? 1.0 : healthy(m.places, a, b);
+  });
+  m.cpu = cpu_of(6, 40, {}, {{0, 0.01}, {1, 0.01}, {2, 0.01}, {3, 0.01}, {4, 0.30}, {5, 0.30}});
+  const Verdict v = decide(m, OutlierRule{});
+  ASSERT_EQ(v.findings.size(), 1u);
+  EXPECT_EQ(v.findings[0].label, "host node2");
+  EXPECT_EQ(v.findings[0].cause,
+            "its host lost 30% of its CPU time to steal during the pairs (others: 1%): CPU contention on its host "
+            "(the hypervisor), not the network");
 }
 
 TEST(Verdict, OneRankComparesNothing) {

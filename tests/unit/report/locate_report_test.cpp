@@ -99,7 +99,10 @@ LocateReport sample(bool outlier) {
                              .reference = 9.0,
                              .distance_mads = 12.5,
                              .gap = 0.83});
+    rank.cause = "descheduled 3412 times during the pairs (others: 40): CPU contention on its host, not the network";
     r.findings.push_back(rank);
+    r.cpu = {{.rank = 0, .involuntary_switches = 40, .steal_share = 0.01},
+             {.rank = 2, .involuntary_switches = 3412, .steal_share = std::numeric_limits<double>::quiet_NaN()}};
     // As a file written before findings had evidence reads: the flat fields only.
     const double nan = std::numeric_limits<double>::quiet_NaN();
     r.findings.push_back({.subject = "host",
@@ -113,7 +116,8 @@ LocateReport sample(bool outlier) {
                           .reference = nan,
                           .distance_mads = nan,
                           .gap = nan,
-                          .evidence = {}});
+                          .evidence = {},
+                          .cause = {}});
   }
   r.verdict = outlier ? LocateVerdict::kOutlier : LocateVerdict::kNoOutlier;
   r.notes = {"no GPU backend in this build"};
@@ -153,6 +157,13 @@ TEST(LocateJson, Fields) {
   EXPECT_EQ(evidence.at(1).at("metric"), "rank_pair_gbps");
   EXPECT_EQ(evidence.at(1).at("value"), 1.5);
   EXPECT_TRUE(doc.at("findings").at(1).at("evidence").empty());
+  EXPECT_EQ(doc.at("findings").at(0).at("cause"),
+            "descheduled 3412 times during the pairs (others: 40): CPU contention on its host, not the network");
+  EXPECT_EQ(doc.at("findings").at(1).at("cause"), nullptr);
+  ASSERT_EQ(doc.at("cpu").size(), 2u);
+  EXPECT_EQ(doc.at("cpu").at(1).at("involuntary_switches"), 3412);
+  EXPECT_EQ(doc.at("cpu").at(1).at("steal_share"), nullptr);
+  EXPECT_EQ(doc.at("cpu").at(0).at("steal_share"), 0.01);
   EXPECT_EQ(doc.at("measurements").at("pairs").at("pairs").at(1).at("class"), "intra_host");
   EXPECT_EQ(doc.at("budget").at("phases").at(2).at("status"), "cut");
   const Json& fig = doc.at("comparisons").at(1).at("figures");
@@ -194,6 +205,10 @@ TEST(LocateText, VerdictInPlainWords) {
           "(99% below, inf MADs)\n#     and ranks over their intra-host pairs: upper-quartile pair bandwidth 1.50 GB/s "
           "against a median of 9.00 for the others (83% below, 12.5 MADs)\n"),
       std::string::npos)
+      << text;
+  EXPECT_NE(text.find("#     cause: descheduled 3412 times during the pairs (others: 40): CPU contention on its host, "
+                      "not the network\n"),
+            std::string::npos)
       << text;
   EXPECT_NE(text.find("host vm (ranks 0, 1, 2, 3): every rank of the host named\n"), std::string::npos) << text;
   EXPECT_NE(text.find("more than 4 MADs (the MAD counted as at least 5% of the median) and at least 30% below"),
