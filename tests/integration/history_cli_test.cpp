@@ -3,9 +3,11 @@
 // run k; the newest run slowed alone is a regression (exit 10); the page draws in a browser.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -32,7 +34,8 @@ std::string run_path(const std::string& dir, int i) {
 class HistoryCli : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new std::string(scratch_dir("history-runs"));
+    // One folder per test process: two processes of this suite never empty each other's runs.
+    dir_ = new std::string(scratch_dir("history-runs-" + std::to_string(getpid())));
     for (int i = 0; i < kRuns; ++i) {
       std::vector<std::string> args = {
           "run", "-g", "2", "-b", "1M", "-e", "1M", "-n", "10", "-w", "2", "-J", run_path(*dir_, i)};
@@ -45,6 +48,7 @@ class HistoryCli : public ::testing::Test {
     }
   }
   static void TearDownTestSuite() {
+    std::filesystem::remove_all(*dir_);
     delete dir_;
     dir_ = nullptr;
   }
