@@ -11,11 +11,13 @@
 #include <cstring>
 #include <exception>
 #include <limits>
+#include <stdexcept>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
 
 #include "common/parallel_for.hpp"
+#include "report/documents/run_fields.hpp"
 
 namespace collbench::report {
 namespace {
@@ -213,77 +215,6 @@ void DigestSax::item_field(const Json& v) {
   }
 }
 
-double real_of(const Json& j) {
-  if (j.is_number()) return j.get<double>();
-  return std::numeric_limits<double>::quiet_NaN();  // "nan", "inf", "-inf": not a usable figure
-}
-
-int int_of(const Json& j) {
-  const auto v = j.get<std::int64_t>();
-  if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) {
-    throw std::out_of_range(j.dump() + " is out of range");
-  }
-  return static_cast<int>(v);
-}
-
-RunConfig config_of(const Json& j) {
-  RunConfig c;
-  c.collectives = j.at("collectives").get<std::vector<std::string>>();
-  c.dtypes = j.at("dtypes").get<std::vector<std::string>>();
-  c.ops = j.at("ops").get<std::vector<std::string>>();
-  c.min_bytes = j.at("min_bytes").get<std::uint64_t>();
-  c.max_bytes = j.at("max_bytes").get<std::uint64_t>();
-  c.step_factor = j.at("step_factor").get<std::uint64_t>();
-  c.step_bytes = j.at("step_bytes").get<std::uint64_t>();
-  c.iterations = j.at("iterations").get<std::uint64_t>();
-  c.warmup_iterations = j.at("warmup_iterations").get<std::uint64_t>();
-  c.check_iterations = j.at("check_iterations").get<std::uint64_t>();
-  c.average = int_of(j.at("average"));
-  c.blocking = int_of(j.at("blocking"));
-  c.run_cycles = j.value("run_cycles", std::uint64_t{1});
-  c.malloc_keep = j.value("malloc_keep", false);
-  c.gpus_per_process = j.contains("gpus_per_process") ? int_of(j.at("gpus_per_process")) : 1;
-  c.aggregation = j.value("aggregation", std::uint64_t{1});
-  c.graph_launches = j.value("graph_launches", std::uint64_t{0});
-  c.buffer_registration = j.contains("buffer_registration") ? int_of(j.at("buffer_registration")) : 0;
-  if (const auto p = j.find("precision"); p != j.end()) {
-    c.precision = PrecisionConfig{real_of(p->at("min_time_s")), real_of(p->at("max_time_s")),
-                                  real_of(p->at("target_spread")), p->at("min_iterations").get<std::uint64_t>(),
-                                  p->at("max_iterations").get<std::uint64_t>()};
-  }
-  if (const auto b = j.find("buffers"); b != j.end()) {
-    const auto policy = buffer_policy_from(b->at("policy").get<std::string>());
-    if (policy) c.buffers = BufferConfig{*policy, b->at("bytes_per_buffer").get<std::uint64_t>()};
-  }
-  return c;
-}
-
-RunContext context_of(const Json& j, const Json& config) {
-  RunContext c;
-  c.tool_version = j.at("tool").at("version").get<std::string>();
-  c.git_commit = j.at("tool").at("git_commit").get<std::string>();
-  c.start_time = j.at("start_time").get<std::string>();
-  if (const auto env = j.find("env"); env != j.end()) {
-    for (const auto& [name, value] : env->items()) c.env.emplace_back(name, value.get<std::string>());
-  }
-  c.bootstrap = j.at("bootstrap").get<std::string>();
-  c.backend = j.at("backend").at("name").get<std::string>();
-  c.backend_library = j.at("backend").at("library").get<std::string>();
-  c.memory = j.at("backend").at("memory").get<std::string>();
-  c.nranks = int_of(j.at("nranks"));
-  c.hosts = j.at("hosts").get<std::vector<std::string>>();
-  for (const auto& r : j.at("ranks")) {
-    RankInfo info;
-    info.rank = int_of(r.at("rank"));
-    info.host = r.at("host").get<std::string>();
-    info.device = r.at("device").get<std::string>();
-    info.device_name = r.value("device_name", std::string());
-    c.ranks.push_back(std::move(info));
-  }
-  c.config = config_of(config);
-  return c;
-}
-
 Result<DigestRead> digest_of(const std::string& path, const Json& j, DigestSax& sax) {
   const auto schema = j.is_object() ? j.find("schema") : j.end();
   if (!j.is_object() || schema == j.end() || !schema->is_string()) return DigestRead{std::nullopt, ""};
@@ -298,7 +229,7 @@ Result<DigestRead> digest_of(const std::string& path, const Json& j, DigestSax& 
   try {
     RunDigest d;
     d.path = path;
-    d.context = context_of(j.at("context"), j.at("config"));
+    d.context = context_from(j.at("context"), j.at("config"), RunReading::kDigest);
     d.status = j.at("summary").at("status").get<std::string>();
     if (!sax.results_seen) throw std::out_of_range("no \"results\" array");
     d.points = std::move(sax.points);

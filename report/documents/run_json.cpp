@@ -2,11 +2,10 @@
 
 #include <cmath>
 #include <exception>
-#include <limits>
-#include <stdexcept>
 #include <utility>
 
 #include "report/documents/json_internal.hpp"
+#include "report/documents/run_fields.hpp"
 
 namespace collbench::report {
 namespace {
@@ -184,108 +183,6 @@ Json summary_json(const RunSummary& s) {
 }
 
 // ---- reading (the document has been validated, so types and enums are known good) ----
-
-// The schema bounds ints below only; nlohmann would wrap a larger value silently.
-int int_at(const Json& parent, const char* key) {
-  const Json& j = parent.at(key);
-  const double d = j.get<double>();
-  if (d < std::numeric_limits<int>::min() || d > std::numeric_limits<int>::max()) {
-    throw std::out_of_range(std::string("\"") + key + "\": " + j.dump() + " is out of range");
-  }
-  return static_cast<int>(j.get<std::int64_t>());
-}
-
-double real_from(const Json& j) {
-  if (j.is_number()) return j.get<double>();
-  const auto& text = j.get_ref<const std::string&>();
-  if (text == "nan") return std::numeric_limits<double>::quiet_NaN();
-  return text == "-inf" ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
-}
-
-RankInfo rank_from(const Json& j) {
-  RankInfo r;
-  r.rank = int_at(j, "rank");
-  r.host = j.at("host").get<std::string>();
-  r.pid = j.at("pid").get<long>();
-  r.local_rank = int_at(j, "local_rank");
-  r.device = j.at("device").get<std::string>();
-  r.device_name = j.at("device_name").get<std::string>();
-  r.pci_bus_id = j.at("pci_bus_id").get<std::string>();
-  r.device_memory_bytes = j.value("device_memory_bytes", std::uint64_t{0});  // absent before the NCCL backend
-  return r;
-}
-
-BufferConfig buffers_from(const Json& j) {
-  const std::string name = j.at("policy").get<std::string>();
-  const auto policy = buffer_policy_from(name);
-  if (!policy) throw std::invalid_argument("\"policy\": \"" + name + "\" is neither \"rotated\" nor \"fixed\"");
-  return {*policy, j.at("bytes_per_buffer").get<std::uint64_t>()};
-}
-
-RunConfig config_from(const Json& j) {
-  RunConfig c;
-  c.collectives = j.at("collectives").get<std::vector<std::string>>();
-  c.dtypes = j.at("dtypes").get<std::vector<std::string>>();
-  c.ops = j.at("ops").get<std::vector<std::string>>();
-  c.root = int_at(j, "root");
-  c.min_bytes = j.at("min_bytes").get<std::uint64_t>();
-  c.max_bytes = j.at("max_bytes").get<std::uint64_t>();
-  c.step_factor = j.at("step_factor").get<std::uint64_t>();
-  c.step_bytes = j.at("step_bytes").get<std::uint64_t>();
-  c.iterations = j.at("iterations").get<std::uint64_t>();
-  c.warmup_iterations = j.at("warmup_iterations").get<std::uint64_t>();
-  c.check_iterations = j.at("check_iterations").get<std::uint64_t>();
-  c.average = int_at(j, "average");
-  c.blocking = int_at(j, "blocking");
-  c.run_cycles = j.at("run_cycles").get<std::uint64_t>();
-  c.timeout_s = real_from(j.at("timeout_s"));
-  c.seed = j.at("seed").get<std::uint64_t>();
-  if (const auto keep = j.find("malloc_keep"); keep != j.end()) c.malloc_keep = keep->get<bool>();
-  // Launch modes, absent in documents written before the NCCL backend.
-  c.gpus_per_process = j.contains("gpus_per_process") ? int_at(j, "gpus_per_process") : 1;
-  c.aggregation = j.value("aggregation", std::uint64_t{1});
-  c.graph_launches = j.value("graph_launches", std::uint64_t{0});
-  c.buffer_registration = j.contains("buffer_registration") ? int_at(j, "buffer_registration") : 0;
-  c.per_iteration_timing = j.value("per_iteration_timing", false);
-  c.report_timestamps = j.value("report_timestamps", false);
-  if (const auto p = j.find("precision"); p != j.end()) {
-    c.precision = PrecisionConfig{real_from(p->at("min_time_s")), real_from(p->at("max_time_s")),
-                                  real_from(p->at("target_spread")), p->at("min_iterations").get<std::uint64_t>(),
-                                  p->at("max_iterations").get<std::uint64_t>()};
-  }
-  if (const auto b = j.find("buffers"); b != j.end()) c.buffers = buffers_from(*b);
-  return c;
-}
-
-RunContext context_from(const Json& j, const Json& config) {
-  RunContext c;
-  c.tool_version = j.at("tool").at("version").get<std::string>();
-  c.git_commit = j.at("tool").at("git_commit").get<std::string>();
-  c.start_time = j.at("start_time").get<std::string>();
-  c.argv = j.at("argv").get<std::vector<std::string>>();
-  for (const auto& [name, value] : j.at("env").items()) c.env.emplace_back(name, value.get<std::string>());
-  c.bootstrap = j.at("bootstrap").get<std::string>();
-  c.backend = j.at("backend").at("name").get<std::string>();
-  c.backend_library = j.at("backend").at("library").get<std::string>();
-  c.memory = j.at("backend").at("memory").get<std::string>();
-  // Files written before the backends declared it: MPI was the one backend that allocates per
-  // call then, as the anomaly analysis of those runs assumed by its name.
-  const Json& backend = j.at("backend");
-  c.allocates_per_call = backend.contains("allocates_per_call") ? backend.at("allocates_per_call").get<bool>()
-                                                                : c.backend == "mpi";
-  c.nranks = int_at(j, "nranks");
-  c.hosts = j.at("hosts").get<std::vector<std::string>>();
-  for (const auto& r : j.at("ranks")) c.ranks.push_back(rank_from(r));
-  if (const auto t = j.find("topology"); t != j.end()) {
-    for (const auto& [host, doc] : t->items()) c.topologies.emplace_back(host, doc.dump());
-  }
-  if (const auto e = j.find("expected_busbw"); e != j.end()) {
-    const Json& gbps = e->at("gbps");
-    c.expected_busbw = ExpectedBusbw{gbps.is_null() ? 0 : real_from(gbps), e->at("bottleneck").get<std::string>()};
-  }
-  c.config = config_from(config);
-  return c;
-}
 
 TimeStats stats_from(const Json& j) {
   TimeStats s;
@@ -467,7 +364,7 @@ Result<RunDocument> parse_run_json(std::string_view text) {
   COLLBENCH_RETURN_IF_ERROR(validate_run_value(j));
   try {
     RunDocument document;
-    document.context = context_from(j.at("context"), j.at("config"));
+    document.context = context_from(j.at("context"), j.at("config"), RunReading::kValidated);
     document.rows = rows_from(j.at("results"));
     document.summary = summary_from(j.at("summary"));
     return document;
