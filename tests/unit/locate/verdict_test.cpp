@@ -66,6 +66,18 @@ std::vector<report::LocateGroup> rings(const std::vector<RankPlace>& where,
   return out;
 }
 
+// Three hosts of two ranks; everything leaving node2 runs at a fifth.
+Measurements slow_nic_on_node2() {
+  Measurements m;
+  m.places = places(3, 2);
+  m.arrivals = punctual(6);
+  m.pairs = all_pairs(m.places, [&](int a, int b) {
+    const bool inter = m.places[static_cast<std::size_t>(a)].host != m.places[static_cast<std::size_t>(b)].host;
+    return inter && b >= 4 ? 1.0 : healthy(m.places, a, b);
+  });
+  return m;
+}
+
 // Every piece of evidence of every finding, "figure by comparison", in order (a culprit named
 // by two comparisons is one finding listing both).
 std::vector<std::string> named(const Verdict& v) {
@@ -233,14 +245,7 @@ TEST(Verdict, SuspectFastAloneIsNotNamed) {
 }
 
 TEST(Verdict, HostWithASlowNicNamesTheHost) {
-  // Three hosts of two ranks; everything leaving node2 runs at a fifth.
-  Measurements m;
-  m.places = places(3, 2);
-  m.arrivals = punctual(6);
-  m.pairs = all_pairs(m.places, [&](int a, int b) {
-    const bool inter = m.places[static_cast<std::size_t>(a)].host != m.places[static_cast<std::size_t>(b)].host;
-    return inter && b >= 4 ? 1.0 : healthy(m.places, a, b);
-  });
+  const Measurements m = slow_nic_on_node2();
   const Verdict v = decide(m, OutlierRule{});
   std::vector<std::string> who;
   for (const auto& f : v.findings) who.push_back(f.label);
@@ -573,15 +578,9 @@ TEST(Verdict, ABusyRankThatIsNotSlowIsNotAFinding) {
 }
 
 TEST(Verdict, AHostLosingItsCpuToStealIsCpuContention) {
-  // Three hosts of two ranks; everything leaving node2 runs at a fifth, and node2's hypervisor
-  // took 30% of its CPU time (the others 1%).
-  Measurements m;
-  m.places = places(3, 2);
-  m.arrivals = punctual(6);
-  m.pairs = all_pairs(m.places, [&](int a, int b) {
-    const bool inter = m.places[static_cast<std::size_t>(a)].host != m.places[static_cast<std::size_t>(b)].host;
-    return inter && b >= 4 ? 1.0 : healthy(m.places, a, b);
-  });
+  // Everything leaving node2 runs at a fifth, and node2's hypervisor took 30% of its CPU time
+  // (the others 1%).
+  Measurements m = slow_nic_on_node2();
   m.cpu = cpu_of(6, 40, {}, {{0, 0.01}, {1, 0.01}, {2, 0.01}, {3, 0.01}, {4, 0.30}, {5, 0.30}});
   const Verdict v = decide(m, OutlierRule{});
   ASSERT_EQ(v.findings.size(), 1u);
