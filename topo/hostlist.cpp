@@ -1,0 +1,106 @@
+#include "topo/hostlist.hpp"
+
+#include <cctype>
+
+#include "common/strings.hpp"
+#include "common/units.hpp"
+
+namespace collbench::topo {
+namespace {
+
+Status bad(std::string_view why, std::string_view whole) {
+  return Status::error(ErrorCode::kUsage, "hostlist '" + std::string(whole) + "': " + std::string(why));
+}
+
+bool all_digits(std::string_view text) {
+  if (text.empty()) return false;
+  for (const char c : text) {
+    if (std::isdigit(static_cast<unsigned char>(c)) == 0) return false;
+  }
+  return true;
+}
+
+std::string padded(std::uint64_t value, std::size_t width) {
+  std::string digits = std::to_string(value);
+  if (digits.size() < width) digits.insert(0, width - digits.size(), '0');
+  return digits;
+}
+
+// "01-03,7" -> {"01", "02", "03", "7"}.
+Result<std::vector<std::string>> expand_ranges(std::string_view inside, std::string_view whole, std::size_t max_names) {
+  std::vector<std::string> out;
+  for (const std::string_view part : split(inside, ',')) {
+    const std::string_view item = trim(part);
+    const auto dash = item.find('-');
+    const std::string_view lo_text = item.substr(0, dash);
+    const std::string_view hi_text = dash == std::string_view::npos ? lo_text : item.substr(dash + 1);
+    if (!all_digits(lo_text) || !all_digits(hi_text)) return bad("bad range '" + std::string(item) + "'", whole);
+    auto lo = parse_uint(lo_text);
+    auto hi = parse_uint(hi_text);
+    if (!lo.ok() || !hi.ok()) return bad("range '" + std::string(item) + "' out of bounds", whole);
+    if (*hi < *lo) return bad("descending range '" + std::string(item) + "'", whole);
+    if (*hi - *lo >= max_names - out.size()) return bad("expands to too many names", whole);
+    for (std::uint64_t v = *lo; v <= *hi; ++v) out.push_back(padded(v, lo_text.size()));
+  }
+  return out;
+}
+
+// One item without top-level commas: literal text and bracket groups, multiplied out.
+Result<std::vector<std::string>> expand_item(std::string_view item, std::string_view whole, std::size_t max_names) {
+  std::vector<std::string> names{""};
+  std::size_t at = 0;
+  while (at < item.size()) {
+    const auto open = item.find_first_of("[]", at);
+    const std::string_view literal = item.substr(at, open == std::string_view::npos ? item.npos : open - at);
+    for (std::string& name : names) name += literal;
+    if (open == std::string_view::npos) break;
+    if (item[open] == ']') return bad("']' without '['", whole);
+    const auto close = item.find_first_of("[]", open + 1);
+    if (close == std::string_view::npos || item[close] == '[') return bad("'[' without ']'", whole);
+    const std::string_view inside = item.substr(open + 1, close - open - 1);
+    if (trim(inside).empty()) return bad("empty brackets", whole);
+    COLLBENCH_ASSIGN_OR_RETURN(const std::vector<std::string> values, expand_ranges(inside, whole, max_names));
+    if (values.size() > max_names / names.size()) return bad("expands to too many names", whole);
+    std::vector<std::string> grown;
+    grown.reserve(names.size() * values.size());
+    for (const std::string& name : names) {
+      for (const std::string& value : values) grown.push_back(name + value);
+    }
+    names = std::move(grown);
+    at = close + 1;
+  }
+  return names;
+}
+
+// Splits at commas and white space outside brackets.
+std::vector<std::string_view> top_level_items(std::string_view text) {
+  std::vector<std::string_view> items;
+  int depth = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    const bool end = i == text.size();
+    const char c = end ? ',' : text[i];
+    if (c == '[') ++depth;
+    if (c == ']') --depth;
+    const bool separator = c == ',' || std::isspace(static_cast<unsigned char>(c)) != 0;
+    if (separator && (depth == 0 || end)) {
+      if (i > start) items.push_back(text.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  return items;
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> expand_hostlist(std::string_view text, std::size_t max_names) {
+  std::vector<std::string> out;
+  for (const std::string_view item : top_level_items(text)) {
+    COLLBENCH_ASSIGN_OR_RETURN(std::vector<std::string> names, expand_item(item, text, max_names - out.size()));
+    if (names.size() > max_names - out.size()) return bad("expands to too many names", text);
+    out.insert(out.end(), std::make_move_iterator(names.begin()), std::make_move_iterator(names.end()));
+  }
+  return out;
+}
+
+}  // namespace collbench::topo
