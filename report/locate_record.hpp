@@ -21,8 +21,9 @@ struct LocateRank {
   std::string device;       // "cpu" or "cuda:N"
   std::string device_name;  // GPU name or CPU set
   std::string pci_bus_id;
-  std::string gpu;  // "GPU2 (0000:1b:00.0)" from the host's topology; empty when unknown
-  std::string nic;  // the GPU's nearest NIC ("mlx5_1"); empty when unknown
+  std::string gpu;   // "GPU2 (0000:1b:00.0)" from the host's topology; empty when unknown
+  std::string nic;   // the GPU's nearest NIC ("mlx5_1"); empty when unknown
+  std::string leaf;  // the switch its host is cabled to (locate --fabric); empty when unknown
 };
 
 // The outlier rule, as applied (see bench/engine/locate/outlier.hpp).
@@ -80,8 +81,8 @@ struct LocateFigure {
 struct LocateComparison {
   std::string name;       // "all_reduce arrival", "ranks over their intra-host pairs", ...
   std::string phase;      // "straggler", "pairs", "groups"
-  std::string subject;    // "rank", "pair", "host", "rail"
-  std::string metric;     // "punctuality", "rank_pair_gbps", "p2p_gbps", "ring_gbps"
+  std::string subject;    // "rank", "pair", "host", "rail", "switch"
+  std::string metric;     // "punctuality", "rank_pair_gbps", "p2p_gbps", "ring_gbps", "uplink_share"
   std::string unit;       // "share", "GB/s"
   bool compared = false;  // false: fewer than two figures to compare
   std::string note;
@@ -105,7 +106,7 @@ struct LocateEvidence {
 // host whose every rank was named) is one finding with each comparison in `evidence`, the
 // first of which the flat fields repeat.
 struct LocateFinding {
-  std::string subject;  // "rank", "pair", "link", "host", "rail"
+  std::string subject;  // "rank", "pair", "link", "host", "rail", "switch"
   std::string label;
   std::vector<int> ranks;
   std::vector<std::string> hosts;

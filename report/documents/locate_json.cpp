@@ -20,7 +20,8 @@ Json rank_json(const LocateRank& r) {
           {"device_name", r.device_name},
           {"pci_bus_id", r.pci_bus_id},
           {"gpu", optional_text(r.gpu)},
-          {"nic", optional_text(r.nic)}};
+          {"nic", optional_text(r.nic)},
+          {"switch", optional_text(r.leaf)}};
 }
 
 Json budget_json(const LocateReport& rep) {

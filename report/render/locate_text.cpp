@@ -5,6 +5,7 @@
 #include <sstream>
 #include <string>
 
+#include "common/strings.hpp"
 #include "common/text_table.hpp"
 #include "common/units.hpp"
 #include "report/format/number_format.hpp"
@@ -28,6 +29,7 @@ std::string metric_words(const std::string& metric) {
   if (metric == "rank_pair_gbps") return "upper-quartile pair bandwidth";
   if (metric == "p2p_gbps") return "bandwidth";
   if (metric == "ring_gbps") return "ring bandwidth";
+  if (metric == "uplink_share") return "bandwidth across the switch over inside it";
   return metric;
 }
 
@@ -60,12 +62,20 @@ void write_header(std::ostream& out, const LocateReport& rep) {
     host_w = std::max(host_w, r.host.size());
     dev_w = std::max(dev_w, (r.device == "cpu" ? r.device_name : r.device).size());
   }
-  out << right("rank", 6) << "  " << left("host", host_w) << "  " << left("local", 5) << "  " << left("device", dev_w)
-      << "  " << left("gpu", 3) << "  nic\n";
+  // The switch column only where --fabric placed some host.
+  std::size_t leaf_w = 0;
+  for (const auto& r : rep.ranks)
+    leaf_w = std::max(leaf_w, r.leaf.empty() ? 0 : std::max<std::size_t>(6, r.leaf.size()));
+  const auto leaf_cell = [&](const std::string& text) {
+    return leaf_w == 0 ? std::string() : left(text, leaf_w) + "  ";
+  };
+  out << right("rank", 6) << "  " << left("host", host_w) << "  " << leaf_cell("switch") << left("local", 5) << "  "
+      << left("device", dev_w) << "  " << left("gpu", 3) << "  nic\n";
   for (const auto& r : rep.ranks) {
     out << right(std::to_string(r.rank), 6) << "  " << left(r.host, host_w) << "  "
-        << left(std::to_string(r.local_rank), 5) << "  " << left(r.device == "cpu" ? r.device_name : r.device, dev_w)
-        << "  " << left(r.gpu.empty() ? "-" : r.gpu, 3) << "  " << (r.nic.empty() ? "-" : r.nic) << "\n";
+        << leaf_cell(r.leaf.empty() ? "-" : r.leaf) << left(std::to_string(r.local_rank), 5) << "  "
+        << left(r.device == "cpu" ? r.device_name : r.device, dev_w) << "  " << left(r.gpu.empty() ? "-" : r.gpu, 3)
+        << "  " << (r.nic.empty() ? "-" : r.nic) << "\n";
   }
 }
 
@@ -129,7 +139,7 @@ std::string details_text(const LocateFigure& f) {
   std::string s;
   for (const auto& d : f.details) {
     s += (s.empty() ? "" : "  ") + d.name + " " +
-         (d.name == "pairs" ? format_fixed(d.value, 0) : format_fixed(d.value, 2));
+         (d.name.ends_with("pairs") ? format_fixed(d.value, 0) : format_fixed(d.value, 2));
   }
   return s;
 }
@@ -260,6 +270,7 @@ std::string describe_finding(const LocateReport& rep, const LocateFinding& f) {
   if (f.subject == "pair" && f.ranks.size() == 2) {
     return f.label + " (" + rank_text(rep, f.ranks[0]) + " and " + rank_text(rep, f.ranks[1]) + ")";
   }
+  if (f.subject == "switch") return f.label + " (hosts " + join(f.hosts, ", ") + ")";
   return f.label + " (ranks " + join_ranks(f.ranks) + ")";
 }
 

@@ -32,6 +32,7 @@ int partner_in(const Round& round, int rank);
 struct RankPlace {
   std::string host;
   int local_rank = 0;
+  std::string leaf;  // the switch its host is cabled to (locate --fabric); empty when unknown
 };
 
 enum class GroupKind { kHost, kRail };

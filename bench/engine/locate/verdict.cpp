@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "bench/engine/locate/uplinks.hpp"
+
 namespace collbench::engine::locate {
 namespace {
 
@@ -137,6 +139,100 @@ double upper_quartile(std::vector<double> v) {
   const auto lo = static_cast<std::size_t>(pos);
   const std::size_t hi = std::min(lo + 1, v.size() - 1);
   return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
+}
+
+// The uplinks of the leaf switches (locate --fabric; see uplinks.hpp): each leaf's share of
+// its inside bandwidth that its pairs across it reach. With three leaves or more they are
+// judged against each other; with two, the pairs across them are one path, judged against
+// the pairs inside them. No recheck: measured alone, a ring of a leaf's ranks would not cross
+// its uplink, and the figure is already a median of many pairs beside the leaf's own inside
+// pairs measured in the same rounds.
+struct UplinkComparison {
+  LocateComparison comparison{"switch uplinks (pairs across a leaf against inside it)",
+                              "pairs",
+                              "switch",
+                              "uplink_share",
+                              "share",
+                              false,
+                              "",
+                              {}};
+  std::vector<std::vector<std::string>> leaves;  // per figure: the leaves whose uplinks it measures
+};
+
+LocateFigure leaf_figure(const Measurements& m, const LeafPairs& l) {
+  const double inside = median_of(l.inside_gbps);
+  const double across = l.across_gbps.empty() ? std::numeric_limits<double>::quiet_NaN()
+                                              : upper_quartile(l.across_gbps);
+  auto f = figure(m, "uplink of switch " + l.leaf, l.ranks, inside > 0 ? across / inside : 0);
+  f.details = {{"across_gbps", across},
+               {"inside_gbps", inside},
+               {"across_pairs", static_cast<double>(l.across_gbps.size())},
+               {"inside_pairs", static_cast<double>(l.inside_gbps.size())}};
+  if (l.hosts.size() < 2) {
+    f.set_aside = "one host under it: its uplink cannot be told from the host's own link";
+  } else if (l.inside_gbps.empty() || !(inside > 0)) {
+    f.set_aside = "no pair inside it measured";
+  } else if (l.across_gbps.empty()) {
+    f.set_aside = "no pair across it measured";
+  }
+  return f;
+}
+
+// Two leaves: one figure, the pairs across them (their median) against each pair inside
+// them, every figure a share of its own leaf's inside median.
+void judge_two_leaves(const Measurements& m, const std::vector<LeafPairs>& leaves, const OutlierRule& rule,
+                      UplinkComparison& u) {
+  std::vector<double> shares;
+  std::vector<int> ranks;
+  for (const LeafPairs& l : leaves) {
+    const double inside = median_of(l.inside_gbps);
+    for (double g : l.inside_gbps) shares.push_back(g / inside);
+    ranks.insert(ranks.end(), l.ranks.begin(), l.ranks.end());
+  }
+  std::sort(ranks.begin(), ranks.end());
+  std::vector<double> inside_all = leaves[0].inside_gbps;
+  inside_all.insert(inside_all.end(), leaves[1].inside_gbps.begin(), leaves[1].inside_gbps.end());
+  const double across = median_of(leaves[0].across_gbps);
+  auto f = figure(m, "uplinks between switch " + leaves[0].leaf + " and switch " + leaves[1].leaf, ranks,
+                  across / median_of(inside_all));
+  f.details = {{"across_gbps", across},
+               {"inside_gbps", median_of(inside_all)},
+               {"across_pairs", static_cast<double>(leaves[0].across_gbps.size())},
+               {"inside_pairs", static_cast<double>(inside_all.size())}};
+  LocateComparison& c = u.comparison;
+  c.compared = shares.size() + 1 >= kMinFigures;
+  c.note = "two leaves: the pairs across them, as one path, against the " + std::to_string(shares.size()) +
+           " pairs inside them";
+  if (c.compared) {
+    shares.push_back(f.value);
+    const Judgement j = judge(shares, rule).back();
+    f.judged = true;
+    f.reference = j.reference;
+    f.spread = j.spread;
+    f.distance_mads = j.distance_mads;
+    f.gap = j.gap;
+    f.outlier = j.outlier;
+  }
+  c.figures.push_back(std::move(f));
+  u.leaves.push_back({leaves[0].leaf, leaves[1].leaf});
+}
+
+UplinkComparison uplink_comparison(const Measurements& m, const std::set<int>& named, const OutlierRule& rule) {
+  UplinkComparison u;
+  const std::vector<LeafPairs> leaves = leaf_pairs(m, named);
+  if (leaves.size() < 2) return u;
+  const bool both_judged = std::all_of(leaves.begin(), leaves.end(),
+                                       [&](const LeafPairs& l) { return leaf_figure(m, l).set_aside.empty(); });
+  if (leaves.size() == 2 && both_judged) {
+    judge_two_leaves(m, leaves, rule, u);
+    return u;
+  }
+  for (const LeafPairs& l : leaves) {
+    u.comparison.figures.push_back(leaf_figure(m, l));
+    u.leaves.push_back({l.leaf});
+  }
+  apply_rule(u.comparison, rule, kMinFigures);
+  return u;
 }
 
 // One comparison of ranks over one class of pairs, with the ranks in `named` left out.
@@ -402,7 +498,7 @@ LocateComparison link_comparison(const Measurements& m, const std::set<int>& nam
 }
 
 LocateComparison pair_comparison(const Measurements& m, bool inter, const std::set<int>& named,
-                                 const std::set<HostPair>& named_links) {
+                                 const std::set<HostPair>& named_links, const std::set<std::string>& uplinks) {
   LocateComparison c{
       inter ? "inter-host pairs" : "intra-host pairs", "pairs", "pair", "p2p_gbps", "GB/s", false, "", {}};
   for (const auto& p : m.pairs) {
@@ -413,6 +509,8 @@ LocateComparison pair_comparison(const Measurements& m, bool inter, const std::s
       f.set_aside = named_text(f.ranks, named);
     } else if (inter && named_links.contains(link_of(m, p))) {
       f.set_aside = "explained by " + link_label(link_of(m, p)) + ", named above";
+    } else if (through_uplink(m, p, uplinks)) {
+      f.set_aside = "across the uplink of a switch named above";
     }
     c.figures.push_back(std::move(f));
   }
@@ -634,9 +732,21 @@ Verdict decide(const Measurements& m, const OutlierRule& rule) {
   };
   // Ranks first, from both phases, so that pairs and groups see every named rank.
   if (!m.arrivals.empty()) add(arrival_comparison(m), true);
-  name_ranks_by_pairs(m, rule, v, named);
+  // Uplinks before the ranks' pairs: the ranks under a slow uplink are slow across it only.
+  std::set<std::string> uplinks;
+  if (UplinkComparison u = uplink_comparison(m, named, rule); !u.comparison.figures.empty()) {
+    collect(u.comparison, v, nullptr);
+    for (std::size_t i = 0; i < u.comparison.figures.size(); ++i) {
+      if (u.comparison.figures[i].outlier) uplinks.insert(u.leaves[i].begin(), u.leaves[i].end());
+    }
+    v.comparisons.push_back(std::move(u.comparison));
+  }
+  Measurements without_uplinks;
+  if (!uplinks.empty()) without_uplinks = without_uplink_pairs(m, uplinks);
+  const Measurements& rest = uplinks.empty() ? m : without_uplinks;
+  name_ranks_by_pairs(rest, rule, v, named);
   std::set<HostPair> named_links;
-  if (LocateComparison links = link_comparison(m, named); !links.figures.empty()) {
+  if (LocateComparison links = link_comparison(rest, named); !links.figures.empty()) {
     add(std::move(links), false);
     for (const auto& f : v.comparisons.back().figures) {
       if (f.outlier) named_links.insert(std::minmax(f.hosts.front(), f.hosts.back()));
@@ -644,7 +754,7 @@ Verdict decide(const Measurements& m, const OutlierRule& rule) {
   }
   for (bool inter : {false, true}) {
     const bool any = std::any_of(m.pairs.begin(), m.pairs.end(), [&](const auto& p) { return p.inter_host == inter; });
-    if (any) add(pair_comparison(m, inter, named, named_links), false);
+    if (any) add(pair_comparison(m, inter, named, named_links, uplinks), false);
   }
   for (GroupKind kind : {GroupKind::kHost, GroupKind::kRail}) {
     const bool any = std::any_of(m.groups.begin(), m.groups.end(),
@@ -682,7 +792,8 @@ std::vector<Suspect> suspects(const Verdict& v) {
     if (!seen) out.push_back(std::move(s));
   };
   for (const auto& c : v.comparisons) {
-    if (c.subject == "rank") continue;
+    // Ranks are re-measured on their pairs (recheck_pairs below); an uplink is not re-measured.
+    if (c.subject == "rank" || c.subject == "switch") continue;
     for (const auto& f : c.figures) {
       if (f.outlier) add({f.ranks, control_figure(c, f)});
     }

@@ -87,10 +87,12 @@ TEST(RoundRobin, PartnersAreMutual) {
   }
 }
 
-std::vector<RankPlace> two_hosts_of_three() { return {{"a", 0}, {"a", 1}, {"a", 2}, {"b", 0}, {"b", 1}, {"b", 2}}; }
+std::vector<RankPlace> two_hosts_of_three() {
+  return {{"a", 0, ""}, {"a", 1, ""}, {"a", 2, ""}, {"b", 0, ""}, {"b", 1, ""}, {"b", 2, ""}};
+}
 
 TEST(Groups, HostsInOrderOfFirstAppearance) {
-  const std::vector<RankPlace> places = {{"b", 0}, {"a", 0}, {"b", 1}, {"a", 1}};
+  const std::vector<RankPlace> places = {{"b", 0, ""}, {"a", 0, ""}, {"b", 1, ""}, {"a", 1, ""}};
   const auto groups = host_groups(places);
   ASSERT_EQ(groups.size(), 2u);
   EXPECT_EQ(groups[0].label, "b");
@@ -111,7 +113,7 @@ TEST(Groups, RailsByLocalRank) {
 }
 
 TEST(Groups, UnevenHostsLeaveSingleRails) {
-  const std::vector<RankPlace> places = {{"a", 0}, {"a", 1}, {"b", 0}};
+  const std::vector<RankPlace> places = {{"a", 0, ""}, {"a", 1, ""}, {"b", 0, ""}};
   const auto rails = measurable(rail_groups(places));
   ASSERT_EQ(rails.size(), 1u);
   EXPECT_EQ(rails[0].ranks, (std::vector<int>{0, 2}));

@@ -20,7 +20,7 @@ using report::LocateVerdict;
 std::vector<RankPlace> places(int hosts, int per_host) {
   std::vector<RankPlace> out;
   for (int h = 0; h < hosts; ++h) {
-    for (int l = 0; l < per_host; ++l) out.push_back({"node" + std::to_string(h), l});
+    for (int l = 0; l < per_host; ++l) out.push_back({"node" + std::to_string(h), l, ""});
   }
   return out;
 }
@@ -216,7 +216,7 @@ TEST(Verdict, TwoPairsNeverNameEachOther) {
   // Of two figures, the lower cannot be told from noise: nothing is named, whatever the gap.
   Measurements m;
   m.places = places(2, 1);
-  m.places.push_back({"node2", 0});
+  m.places.push_back({"node2", 0, ""});
   m.pairs = all_pairs(m.places, [](int a, int b) { return a == 0 && b == 1 ? 1.0 : 9.0; });
   m.pairs.pop_back();  // only pairs 0-1 and 0-2
   const Verdict v = decide(m, OutlierRule{});
@@ -610,6 +610,100 @@ TEST(Verdict, TwoRanksNameTheLateOne) {
   EXPECT_EQ(named(v), (std::vector<std::string>{"rank 1 by all_reduce arrival"}));
   // One pair cannot tell its two ranks apart.
   EXPECT_FALSE(figure(v, "intra-host pairs", "pair 0-1")->judged);
+}
+
+// --fabric: `hosts` hosts of one rank each, two hosts per leaf switch (s1, s2, ...).
+std::vector<RankPlace> under_leaves(int hosts) {
+  std::vector<RankPlace> out = places(hosts, 1);
+  for (int h = 0; h < hosts; ++h) out[static_cast<std::size_t>(h)].leaf = "s" + std::to_string(h / 2 + 1);
+  return out;
+}
+
+bool crosses(const std::vector<RankPlace>& where, int a, int b, const std::string& leaf) {
+  const auto& la = where[static_cast<std::size_t>(a)].leaf;
+  const auto& lb = where[static_cast<std::size_t>(b)].leaf;
+  return la != lb && (la == leaf || lb == leaf);
+}
+
+constexpr const char* kUplinks = "switch uplinks (pairs across a leaf against inside it)";
+
+// Six hosts under three leaves; everything leaving s3 runs at a third: one finding, the
+// uplink, and none of its hosts, ranks, pairs or links.
+TEST(Verdict, SlowUplinkIsNamedAsItsSwitch) {
+  Measurements m;
+  m.places = under_leaves(6);
+  m.arrivals = punctual(6);
+  m.pairs = all_pairs(m.places,
+                      [&](int a, int b) { return crosses(m.places, a, b, "s3") ? 5.0 / 3 : healthy(m.places, a, b); });
+  m.confirmation_done = true;
+  const Verdict v = decide(m, OutlierRule{});
+  ASSERT_EQ(v.findings.size(), 1u) << ::testing::PrintToString(named(v));
+  EXPECT_EQ(v.findings[0].subject, "switch");
+  EXPECT_EQ(v.findings[0].label, "uplink of switch s3");
+  EXPECT_EQ(v.findings[0].hosts, (std::vector<std::string>{"node4", "node5"}));
+  EXPECT_EQ(v.verdict, LocateVerdict::kOutlier);
+  const auto* s1 = figure(v, kUplinks, "uplink of switch s1");
+  ASSERT_NE(s1, nullptr);
+  EXPECT_TRUE(s1->judged);
+  EXPECT_FALSE(s1->outlier);
+  // The pairs across it are set aside as explained; an uplink is not re-measured alone.
+  EXPECT_FALSE(figure(v, "inter-host pairs", "pair 0-4")->judged);
+  EXPECT_TRUE(suspects(v).empty());
+}
+
+// A slow host under a leaf slows its pairs inside the leaf as much as across it: the host is
+// named, not the uplink.
+TEST(Verdict, SlowHostUnderALeafIsNotItsUplink) {
+  Measurements m;
+  m.places = under_leaves(6);
+  m.arrivals = punctual(6);
+  m.pairs = all_pairs(m.places, [&](int a, int b) { return a == 4 || b == 4 ? 1.0 : healthy(m.places, a, b); });
+  m.confirmation_done = true;
+  const Verdict v = decide(m, OutlierRule{});
+  for (const auto& f : v.findings) EXPECT_NE(f.subject, "switch") << f.label;
+  EXPECT_FALSE(figure(v, kUplinks, "uplink of switch s3")->outlier);
+  EXPECT_EQ(v.verdict, LocateVerdict::kOutlier);
+}
+
+TEST(Verdict, HealthyLeavesNameNoUplink) {
+  Measurements m;
+  m.places = under_leaves(8);
+  m.arrivals = punctual(8);
+  m.pairs = all_pairs(m.places, [&](int a, int b) { return healthy(m.places, a, b); });
+  const Verdict v = decide(m, OutlierRule{});
+  EXPECT_EQ(v.verdict, LocateVerdict::kNoOutlier) << ::testing::PrintToString(named(v));
+  const auto* s4 = figure(v, kUplinks, "uplink of switch s4");
+  ASSERT_NE(s4, nullptr);
+  EXPECT_TRUE(s4->judged);
+}
+
+// Two leaves: the pairs across them are one path, judged against the pairs inside them.
+TEST(Verdict, SlowPathBetweenTwoLeavesNamesBothUplinks) {
+  Measurements m;
+  m.places = under_leaves(4);
+  m.arrivals = punctual(4);
+  m.pairs = all_pairs(m.places,
+                      [&](int a, int b) { return crosses(m.places, a, b, "s1") ? 2.0 : healthy(m.places, a, b); });
+  m.confirmation_done = true;
+  const Verdict v = decide(m, OutlierRule{});
+  ASSERT_EQ(v.findings.size(), 1u) << ::testing::PrintToString(named(v));
+  EXPECT_EQ(v.findings[0].subject, "switch");
+  EXPECT_EQ(v.findings[0].label, "uplinks between switch s1 and switch s2");
+  EXPECT_NEAR(v.findings[0].value, 0.4, 0.02);
+}
+
+// A leaf with one host cannot tell its uplink from the host's own link: it is set aside, and
+// without leaves (no --fabric) there is no uplink comparison at all.
+TEST(Verdict, UplinksNeedTwoHostsUnderTheLeafAndAFabric) {
+  Measurements m;
+  m.places = under_leaves(5);
+  m.arrivals = punctual(5);
+  m.pairs = all_pairs(m.places, [&](int a, int b) { return healthy(m.places, a, b); });
+  const Verdict v = decide(m, OutlierRule{});
+  EXPECT_FALSE(figure(v, kUplinks, "uplink of switch s3")->judged);
+  EXPECT_NE(figure(v, kUplinks, "uplink of switch s3")->set_aside.find("one host"), std::string::npos);
+  m.places = places(5, 1);
+  for (const auto& c : decide(m, OutlierRule{}).comparisons) EXPECT_NE(c.subject, "switch");
 }
 
 }  // namespace

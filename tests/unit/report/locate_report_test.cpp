@@ -28,8 +28,8 @@ LocateReport sample(bool outlier) {
   r.job.memory = "host";
   r.job.nranks = 4;
   r.job.hosts = {"vm"};
-  for (int i = 0; i < 4; ++i) r.ranks.push_back({i, "vm", i, "cpu", "CPUs 0-1", "", "", ""});
-  r.ranks[2] = {2, "vm", 2, "cuda:2", "H100", "0000:1b:00.0", "GPU2 0000:1b:00.0", "mlx5_2"};
+  for (int i = 0; i < 4; ++i) r.ranks.push_back({i, "vm", i, "cpu", "CPUs 0-1", "", "", "", ""});
+  r.ranks[2] = {2, "vm", 2, "cuda:2", "H100", "0000:1b:00.0", "GPU2 0000:1b:00.0", "mlx5_2", ""};
   r.budget_s = 30;
   r.spent_s = 12.5;
   r.phases = {{"setup", "done", 0.3, 0.3, ""},
