@@ -338,6 +338,24 @@ check_locate() {
   fi
 }
 
+# --fabric with h1, h2 under leaf s1 and h3, h4 under s2 (tests/fixtures/fabric/two-leaves.conf),
+# and every link from one leaf to the other at 50 Mbit/s: the path between the leaves is slow,
+# inside each leaf it is not. locate must name the switch uplinks, and no host, rank or link.
+check_locate_uplink() {
+  local out=$WORK/uplink.out json=$WORK/uplink.json rc=0 start=$SECONDS found a b
+  for a in h1 h2; do for b in h3 h4; do "${CLUSTER[@]}" fault link "$a" "$b" 50mbit 2> /dev/null; done; done
+  timeout 180 "${CLUSTER[@]}" mpirun --ppn "$PPN" "$COLLBENCH" locate --budget 30 \
+    --fabric "$ROOT_DIR/tests/fixtures/fabric/two-leaves.conf" -J "$json" < /dev/null > "$out" 2>&1 || rc=$?
+  "${CLUSTER[@]}" fault clear 2> /dev/null
+  found=$(jq -r '[.findings[]? | "\(.subject): \(.label)"] | join("; ")' "$json" 2>/dev/null || echo "")
+  if [ "$rc" -eq 12 ] && [ "$found" = "switch: uplinks between switch s1 and switch s2" ]; then
+    pass "locate --fabric, the links between two leaves at 50 Mbit/s: exit 12, names $found ($((SECONDS - start)) s)"
+  else
+    fail "locate --fabric, the links between two leaves at 50 Mbit/s: exit code $rc (expected 12), findings: ${found:-none}"
+    grep -E '^# (verdict|budget)|^#   |uplink' "$out" | tail -n 14 | sed 's/^/    | /'
+  fi
+}
+
 # A firewalled MASTER_PORT on h1: nobody reaches the rendezvous; every rank exits 4 within T + 5 s.
 check_port_dropped() {
   local port=$((29500 + RANDOM % 20000)) out=$WORK/drop.out ranks=$WORK/drop.ranks rc=0 start=$SECONDS problems=() r host code end
@@ -373,7 +391,7 @@ check_latency() {
 }
 
 ALL_CHECKS=(preflight_mpirun preflight_srun_pmix preflight_srun_pmix_mpi preflight_srun_env preflight_env srun_pmi2 run_mpirun topo_same
-            topo_odd health_odd scancel host_killed link_down port_dropped latency locate)
+            topo_odd health_odd scancel host_killed link_down port_dropped latency locate locate_uplink)
 
 main() {
   local start=$SECONDS checks=("$@") c rc=0

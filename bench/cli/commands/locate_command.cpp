@@ -15,6 +15,7 @@
 #include "bench/engine/locate/locator.hpp"
 #include "bench/engine/rank_table.hpp"
 #include "common/file_io.hpp"
+#include "common/strings.hpp"
 #include "common/units.hpp"
 #include "report/documents/atomic_file.hpp"
 #include "report/documents/locate_json.hpp"
@@ -52,15 +53,35 @@ std::vector<engine::locate::RankPlace> places_of(const std::vector<report::RankI
   std::vector<engine::locate::RankPlace> places;
   const auto n = static_cast<long>(ranks.size());
   places.reserve(ranks.size());
-  for (const auto& r : ranks) places.push_back({r.host, r.local_rank});
+  for (const auto& r : ranks) places.push_back({r.host, r.local_rank, ""});
   if (split_hosts <= 0) return places;
   for (long r = 0; r < n; ++r) {
     const long block = r * split_hosts / n;
     const long first = (block * n + split_hosts - 1) / split_hosts;  // smallest rank of the block
     places[static_cast<std::size_t>(r)] = {ranks[static_cast<std::size_t>(r)].host + "#" + std::to_string(block),
-                                           static_cast<int>(r - first)};
+                                           static_cast<int>(r - first), ""};
   }
   return places;
+}
+
+// Each rank's leaf switch from --fabric; the hosts it does not list are named in a note.
+std::vector<std::string> place_on_fabric(std::vector<engine::locate::RankPlace>& places, const topo::Fabric& fabric) {
+  std::vector<std::string> notes = fabric.notes();
+  if (fabric.empty()) return notes;
+  std::vector<std::string> unlisted;
+  for (auto& p : places) {
+    const topo::FabricSwitch* leaf = fabric.leaf_of(p.host);
+    if (leaf != nullptr) p.leaf = leaf->name;
+    if (leaf == nullptr && std::find(unlisted.begin(), unlisted.end(), p.host) == unlisted.end()) {
+      unlisted.push_back(p.host);
+    }
+  }
+  if (!unlisted.empty()) {
+    notes.push_back(
+        "--fabric does not list host" + std::string(unlisted.size() > 1 ? "s " : " ") + join(unlisted, ", ") +
+        (unlisted.size() > 1 ? ": no switch uplink is judged for them" : ": no switch uplink is judged for it"));
+  }
+  return notes;
 }
 
 // GPU and nearest NIC of each rank, from its host's topology (rank 0 only).
@@ -86,7 +107,8 @@ void fill_context(report::LocateReport& rep, const std::vector<std::string>& arg
   fill_job_header(rep.job, s, argv);
   for (std::size_t i = 0; i < info.size(); ++i) {
     const auto& r = info[i];
-    rep.ranks.push_back({r.rank, places[i].host, places[i].local_rank, r.device, r.device_name, r.pci_bus_id, "", ""});
+    rep.ranks.push_back(
+        {r.rank, places[i].host, places[i].local_rank, r.device, r.device_name, r.pci_bus_id, "", "", places[i].leaf});
     const auto& host = places[i].host;
     if (std::find(rep.job.hosts.begin(), rep.job.hosts.end(), host) == rep.job.hosts.end())
       rep.job.hosts.push_back(host);
@@ -134,6 +156,10 @@ void add_locate_flags(CLI::App& app, RawLocateFlags& raw) {
   app.add_option("--backend", raw.backend, backend_flag_help())->capture_default_str()->type_name("NAME");
   app.add_flag("--no-progress", raw.no_progress, "Never show the progress line on stderr");
   app.add_flag("--no-topology", raw.no_topology, "Do not discover each host's topology (GPU and NIC of each rank)");
+  app.add_option("--fabric", raw.fabric,
+                 "The switch tree: Slurm's topology.conf (SwitchName=, Nodes=, Switches=) or the same tree as JSON; "
+                 "each leaf's pairs across it are then compared with those inside it, to name a slow uplink")
+      ->type_name("FILE");
   app.add_option("--fault", raw.fault,
                  "TEST ONLY, never in production: slow-rank=R,delay-us=U[,min-size=S] delays every timed operation of "
                  "rank R (all_reduce, pairs, rings) by U microseconds; split-hosts=N pretends the ranks sit on N hosts "
@@ -163,6 +189,12 @@ Result<LocateCommand> resolve_locate_flags(const RawLocateFlags& raw) {
   cmd.force = raw.force;
   cmd.progress = !raw.no_progress;
   cmd.topology = !raw.no_topology;
+  if (!raw.fabric.empty()) {
+    auto fabric = topo::read_fabric_file(raw.fabric);
+    if (!fabric.ok()) return fabric.status().with_context("--fabric");
+    cmd.fabric_file = raw.fabric;
+    cmd.fabric = std::move(fabric).value();
+  }
   if (!raw.fault.empty()) {
     COLLBENCH_ASSIGN_OR_RETURN(cmd.fault, parse_fault(raw.fault));
     COLLBENCH_RETURN_IF_ERROR(check_fault(cmd.fault));
@@ -203,6 +235,7 @@ CommandResult locate_command(const LocateCommand& cmd, const std::vector<std::st
   options.max_bytes = std::max(options.max_bytes, options.min_bytes);
   options.fault = cmd.fault;
   options.places = places_of(*info, cmd.fault.split_hosts);
+  const std::vector<std::string> fabric_notes = place_on_fabric(options.places, cmd.fabric);
 
   report::ProgressReporter progress_line(std::cerr);
   engine::locate::ProgressSink sink;
@@ -226,6 +259,7 @@ CommandResult locate_command(const LocateCommand& cmd, const std::vector<std::st
   fill_context(*rep, argv, s, *info, options.places);
   label_devices(rep->ranks, hosts, *info);
   for (const auto& f : failures) rep->notes.push_back("topology discovery failed on " + f);
+  rep->notes.insert(rep->notes.end(), fabric_notes.begin(), fabric_notes.end());
   if (!s.note().empty()) rep->notes.push_back(s.note());
   report::write_locate_text(std::cout, *rep);
   if (!path->empty()) {

@@ -10,6 +10,7 @@
 #include "bench/cli/wiring/command_result.hpp"
 #include "bench/cli/wiring/session.hpp"
 #include "bench/engine/run_options.hpp"
+#include "topo/fabric.hpp"
 
 namespace CLI {
 class App;
@@ -28,6 +29,7 @@ struct RawLocateFlags {
   bool force = false;
   bool no_progress = false;
   bool no_topology = false;
+  std::string fabric;
   std::string fault;
 };
 
@@ -40,6 +42,8 @@ struct LocateCommand {
   bool force = false;
   bool progress = true;
   bool topology = true;
+  std::string fabric_file;  // empty: no fabric, every host in one flat group
+  topo::Fabric fabric;
   engine::FaultPlan fault;
 };
 

@@ -40,7 +40,13 @@ TEST(LocateCommandFlags, EachBadValueIsAUsageErrorNamingItsFlag) {
           {"--fault: locate takes slow-rank", [](RawLocateFlags& r) { r.fault = "corrupt-rank=1"; }},
           {"--fault: locate takes slow-rank", [](RawLocateFlags& r) { r.fault = "kill-rank=1,after-size=4K"; }},
           {"--fault: 'slow-rank=x'", [](RawLocateFlags& r) { r.fault = "slow-rank=x"; }},
-  };
+          {"--fabric: fabric file '/nonexistent/topology.conf'",
+           [](RawLocateFlags& r) { r.fabric = "/nonexistent/topology.conf"; }},
+          {"line 1: hostlist 'h[1-'",
+           [](RawLocateFlags& r) {
+    r.fabric = test_files::write_file(test_files::scratch_dir() + "/bad-topology.conf", "SwitchName=s1 Nodes=h[1-\n");
+           }},
+                };
   for (const auto& c : cases) {
     RawLocateFlags raw;
     c.edit(raw);
@@ -69,15 +75,34 @@ TEST(LocateCommandFlags, DefaultsAreTheDocumentedOnes) {
   EXPECT_FALSE(cmd->force);
   EXPECT_EQ(cmd->output_file, "");
   EXPECT_FALSE(cmd->fault.slow_rank.has_value());
+  EXPECT_TRUE(cmd->fabric.empty()) << "no --fabric: every host in one flat group";
 }
 
 TEST(LocateCommandFlags, EveryFlagReachesTheCommand) {
   RawLocateFlags raw;
   CLI::App app;
   add_locate_flags(app, raw);
-  test_files::parse(app, {"--budget", "5", "-b", "64K", "-e", "8M", "-T", "30", "-J", "l.json", "--force",
-                          "--bootstrap", "single", "--backend", "bootstrap", "--no-progress", "--no-topology",
-                          "--fault", "slow-rank=1,delay-us=100,split-hosts=2"});
+  test_files::parse(app, {"--budget",
+                          "5",
+                          "-b",
+                          "64K",
+                          "-e",
+                          "8M",
+                          "-T",
+                          "30",
+                          "-J",
+                          "l.json",
+                          "--force",
+                          "--bootstrap",
+                          "single",
+                          "--backend",
+                          "bootstrap",
+                          "--no-progress",
+                          "--no-topology",
+                          "--fault",
+                          "slow-rank=1,delay-us=100,split-hosts=2",
+                          "--fabric",
+                          test_files::fixture("fabric/two-leaves.conf")});
   const auto cmd = resolve_locate_flags(raw);
   ASSERT_TRUE(cmd.ok()) << cmd.status().message();
   EXPECT_DOUBLE_EQ(cmd->budget_s, 5);
@@ -93,6 +118,9 @@ TEST(LocateCommandFlags, EveryFlagReachesTheCommand) {
   EXPECT_EQ(cmd->fault.slow_rank, 1);
   EXPECT_EQ(cmd->fault.slow_us, 100u);
   EXPECT_EQ(cmd->fault.split_hosts, 2);
+  EXPECT_EQ(cmd->fabric_file, test_files::fixture("fabric/two-leaves.conf"));
+  ASSERT_NE(cmd->fabric.leaf_of("h3"), nullptr);
+  EXPECT_EQ(cmd->fabric.leaf_of("h3")->name, "s2");
 }
 
 TEST(LocateCommandExit, AResolverErrorIsTwo) {
