@@ -8,7 +8,7 @@
 # and the time spent against the budget. Prints a Markdown table (also to --out FILE) and the
 # targets of docs/locate.md with whether each is met.
 #
-#   scripts/verdict-quality.sh [--trials N] [--clean-trials N] [--budget S] [--layouts 4x1,4x2,3x2]
+#   scripts/verdict-quality.sh [--trials N] [--clean-trials N] [--budget S] [--layouts 4x1,4x2,3x2,8x1]
 #                              [--faults clean,host50,host20,host5,link,latency,two] [--out FILE]
 #                              [--keep DIR]
 #
@@ -28,7 +28,7 @@ CLUSTER=(bash "$ROOT_DIR/scripts/cluster.sh")
 TRIALS=5
 CLEAN_TRIALS=20
 BUDGET=20
-LAYOUTS=4x1,4x2,3x2
+LAYOUTS=4x1,4x2,3x2,8x1
 FAULTS=clean,host50,host20,host5,link,latency,two
 OUT=""
 KEEP=""
@@ -56,7 +56,14 @@ trap cleanup EXIT INT TERM
 
 say() { echo "verdict-quality: $*" >&2; }
 
-CLUSTER_ID=$("${CLUSTER[@]}" up 4 2>"$WORK/up.log") || { cat "$WORK/up.log" >&2; exit 1; }
+# As many hosts as the largest layout needs (at least 4: the two-host fault uses h4).
+max_hosts=4
+IFS=, read -ra wanted <<< "$LAYOUTS"
+for layout in "${wanted[@]}"; do
+  [[ $layout =~ ^[1-9][0-9]*x[1-9][0-9]*$ ]] || { echo "verdict-quality: bad layout '$layout' (HOSTSxRANKS)" >&2; exit 2; }
+  [ "${layout%x*}" -gt "$max_hosts" ] && max_hosts=${layout%x*}
+done
+CLUSTER_ID=$("${CLUSTER[@]}" up "$max_hosts" 2>"$WORK/up.log") || { cat "$WORK/up.log" >&2; exit 1; }
 export COLLBENCH_CLUSTER=$CLUSTER_ID
 
 # mpirun over the first H hosts with P ranks each.
