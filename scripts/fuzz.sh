@@ -33,6 +33,7 @@ TARGETS=(
   topo_hwloc_xml:8192:hwloc_xml.dict
   topo_json:16384:topo_json.dict
   rendezvous:1100:
+  fabric:1024:fabric.dict
 )
 
 if [ "$#" -gt 0 ]; then

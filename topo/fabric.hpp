@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/status.hpp"
+#include "topo/hostlist.hpp"
 
 namespace collbench::topo {
 
@@ -53,8 +54,10 @@ class Fabric {
 // continues the line. SwitchName= lines define switches (Nodes=, Switches=, LinkSpeed=);
 // BlockName= lines (topology/block) are leaves without a parent; other lines and keys are
 // ignored, as Slurm's own later keys may appear. Errors name the line.
-Result<Fabric> parse_slurm_topology(std::string_view text);
-Result<Fabric> parse_fabric_json(std::string_view text);
+// `max_names` bounds the host and switch names of the whole file together (memory a malformed
+// file can claim; a million by default, more than any fabric Slurm runs).
+Result<Fabric> parse_slurm_topology(std::string_view text, std::size_t max_names = kMaxHostlistNames);
+Result<Fabric> parse_fabric_json(std::string_view text, std::size_t max_names = kMaxHostlistNames);
 // JSON when the first non-blank character is '{' or '[', topology.conf otherwise. Errors (a missing
 // or unreadable file, a malformed one) are read_text_file's or kUsage, prefixed with the path.
 Result<Fabric> read_fabric_file(const std::string& path);

@@ -16,5 +16,6 @@ void topo_nccl_xml(Bytes input);   // NCCL topology XML (NCCL_TOPO_FILE)
 void topo_hwloc_xml(Bytes input);  // hwloc XML, through our pre-check and then hwloc itself
 void topo_json(Bytes input);       // collbench topology JSON (topo -o, run files, gathered from ranks)
 void rendezvous(Bytes input);      // TCP rendezvous frames and message payloads
+void fabric(Bytes input);          // locate --fabric: topology.conf, its JSON form, hostlists
 
 }  // namespace collbench::fuzz

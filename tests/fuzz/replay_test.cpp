@@ -37,6 +37,7 @@ const Target kTargets[] = {
     {"topo_hwloc_xml", &topo_hwloc_xml},
     {"topo_json", &topo_json},
     {"rendezvous", &rendezvous},
+    {"fabric", &fabric},
 };
 
 const fs::path kFuzzDir = fs::path(COLLBENCH_SOURCE_DIR) / "tests" / "fuzz";

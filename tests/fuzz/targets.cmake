@@ -1,7 +1,7 @@
 # The fuzz targets (tests/fuzz/<name>_fuzz.cpp), shared by the fuzzers (tests/fuzz/CMakeLists.txt)
 # and the corpus replay unit test of the normal build (tests/unit/CMakeLists.txt).
 set(COLLBENCH_FUZZ_TARGETS units types fault run_flags run_json document_json topo_nccl_xml topo_hwloc_xml
-    topo_json rendezvous)
+    topo_json rendezvous fabric)
 set(COLLBENCH_FUZZ_SOURCES)
 foreach(_name ${COLLBENCH_FUZZ_TARGETS})
   list(APPEND COLLBENCH_FUZZ_SOURCES "${CMAKE_CURRENT_LIST_DIR}/${_name}_fuzz.cpp")

@@ -61,6 +61,15 @@ bool apart_by_host(const LocateComparison& c, bool inter) {
   return inter && hosts.size() >= kMinHostsApart;
 }
 
+void set_judgement(LocateFigure& f, const Judgement& j) {
+  f.judged = true;
+  f.reference = j.reference;
+  f.spread = j.spread;
+  f.distance_mads = j.distance_mads;
+  f.gap = j.gap;
+  f.outlier = j.outlier;
+}
+
 // Judges the figures not set aside against each other. Fewer than `min_figures` judged
 // figures name nothing: the others would be too few to say what is normal.
 void apply_rule(LocateComparison& c, const OutlierRule& rule, std::size_t min_figures,
@@ -86,15 +95,7 @@ void apply_rule(LocateComparison& c, const OutlierRule& rule, std::size_t min_fi
     return;
   }
   const auto verdicts = against == Against::kOtherHosts ? judge_apart(values, hosts, rule) : judge(values, rule);
-  for (std::size_t i = 0; i < judged.size(); ++i) {
-    LocateFigure& f = *judged[i];
-    f.judged = true;
-    f.reference = verdicts[i].reference;
-    f.spread = verdicts[i].spread;
-    f.distance_mads = verdicts[i].distance_mads;
-    f.gap = verdicts[i].gap;
-    f.outlier = verdicts[i].outlier;
-  }
+  for (std::size_t i = 0; i < judged.size(); ++i) set_judgement(*judged[i], verdicts[i]);
 }
 
 bool touches(const std::vector<int>& ranks, const std::set<int>& named) {
@@ -205,16 +206,41 @@ void judge_two_leaves(const Measurements& m, const std::vector<LeafPairs>& leave
            " pairs inside them";
   if (c.compared) {
     shares.push_back(f.value);
-    const Judgement j = judge(shares, rule).back();
-    f.judged = true;
-    f.reference = j.reference;
-    f.spread = j.spread;
-    f.distance_mads = j.distance_mads;
-    f.gap = j.gap;
-    f.outlier = j.outlier;
+    set_judgement(f, judge(shares, rule).back());
   }
   c.figures.push_back(std::move(f));
   u.leaves.push_back({leaves[0].leaf, leaves[1].leaf});
+}
+
+double detail(const LocateFigure& f, const std::string& name) {
+  for (const auto& d : f.details) {
+    if (d.name == name) return d.value;
+  }
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+// A leaf's share can also be low because its few pairs inside ran fast (one pair of two hosts,
+// by luck of the scheduler); an uplink is slow only if the leaf's pairs across are themselves
+// below the other leaves' pairs across, by the same rule. An outlier share whose pairs across
+// are not is kept in the table but not named, with a note.
+void keep_slow_across(LocateComparison& c, const OutlierRule& rule) {
+  std::vector<double> across;
+  std::vector<LocateFigure*> judged;
+  for (auto& f : c.figures) {
+    if (!f.judged) continue;
+    across.push_back(detail(f, "across_gbps"));
+    judged.push_back(&f);
+  }
+  if (judged.empty()) return;
+  const auto verdicts = judge(across, rule);
+  for (std::size_t i = 0; i < judged.size(); ++i) {
+    LocateFigure& f = *judged[i];
+    if (!f.outlier || verdicts[i].outlier) continue;
+    f.outlier = false;
+    c.note += std::string(c.note.empty() ? "" : "; ") + f.label +
+              ": a low share, but its pairs across run as fast as the other leaves' (its pairs inside ran fast): "
+              "not named";
+  }
 }
 
 UplinkComparison uplink_comparison(const Measurements& m, const std::set<int>& named, const OutlierRule& rule) {
@@ -232,6 +258,7 @@ UplinkComparison uplink_comparison(const Measurements& m, const std::set<int>& n
     u.leaves.push_back({l.leaf});
   }
   apply_rule(u.comparison, rule, kMinFigures);
+  keep_slow_across(u.comparison, rule);
   return u;
 }
 

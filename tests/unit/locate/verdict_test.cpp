@@ -665,6 +665,26 @@ TEST(Verdict, SlowHostUnderALeafIsNotItsUplink) {
   EXPECT_EQ(v.verdict, LocateVerdict::kOutlier);
 }
 
+// A leaf whose one pair inside ran three times as fast has a low share, but its pairs across
+// run like everyone's: not an uplink.
+TEST(Verdict, AFastPairInsideALeafIsNotASlowUplink) {
+  Measurements m;
+  m.places = under_leaves(6);
+  m.arrivals = punctual(6);
+  m.pairs = all_pairs(m.places, [&](int a, int b) { return a == 2 && b == 3 ? 15.0 : healthy(m.places, a, b); });
+  m.confirmation_done = true;
+  const Verdict v = decide(m, OutlierRule{});
+  const auto* s2 = figure(v, kUplinks, "uplink of switch s2");
+  ASSERT_NE(s2, nullptr);
+  EXPECT_TRUE(s2->judged);
+  EXPECT_LT(s2->value, 0.5);
+  EXPECT_FALSE(s2->outlier);
+  for (const auto& f : v.findings) EXPECT_NE(f.subject, "switch") << f.label;
+  const auto uplinks = std::find_if(v.comparisons.begin(), v.comparisons.end(),
+                                    [](const auto& c) { return c.name == kUplinks; });
+  EXPECT_NE(uplinks->note.find("uplink of switch s2: a low share"), std::string::npos) << uplinks->note;
+}
+
 TEST(Verdict, HealthyLeavesNameNoUplink) {
   Measurements m;
   m.places = under_leaves(8);

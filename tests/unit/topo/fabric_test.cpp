@@ -77,6 +77,16 @@ TEST(Fabric, MalformedConfsAreUsageErrorsNamingTheLine) {
   }
 }
 
+// The bound is on the whole file, not each expression: many large ranges cannot add up.
+TEST(Fabric, NamesAreBoundedOverTheWholeFile) {
+  const char* conf = "SwitchName=a Nodes=n[1-3]\nSwitchName=b Nodes=m[1-3]\n";
+  EXPECT_FALSE(parse_slurm_topology(conf, 5).ok());
+  EXPECT_TRUE(parse_slurm_topology(conf, 6).ok());
+  const char* json = R"({"switches": [{"switch": "a", "nodes": "n[1-3]"}, {"switch": "b", "nodes": ["m[1-3]"]}]})";
+  EXPECT_FALSE(parse_fabric_json(json, 5).ok());
+  EXPECT_TRUE(parse_fabric_json(json, 6).ok());
+}
+
 // topology.yaml's shape, written as JSON: the cluster's default topology is read.
 TEST(Fabric, ReadsTopologyYamlShapedJson) {
   auto f = parse_fabric_json(R"([
