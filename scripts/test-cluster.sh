@@ -340,26 +340,28 @@ check_locate() {
 
 # --fabric with h1, h2 under leaf s1 and h3, h4 under s2 (tests/fixtures/fabric/two-leaves.conf),
 # and every link from one leaf to the other at 50 Mbit/s: the path between the leaves is slow,
-# inside each leaf it is not. locate must name the switch uplinks and put none of it on a host,
-# rank, link or pair across the leaves. A pair inside a leaf may be named besides when something
-# else loads this machine (a rank sharing a core with a busy process is slow for real, confirmed
-# alone: docs/locate.md, Limits; 1 run in 10 beside a busy loop here): that is the pair
-# comparison's own finding, shown on the PASS line, not the uplink's.
+# inside each leaf it is not. locate must name the switch uplinks, once, and blame nothing else
+# that spans the two leaves (no pair, link, host or rank finding with hosts on both sides). A
+# finding inside one leaf may come besides when something else loads this machine: a rank that
+# shares a core with a busy process is slow for real, measured alone too (docs/locate.md,
+# Limits). Beside a busy loop 1 run in 10 named a pair inside a leaf; beside a two-job build, 7
+# in 10 named pairs, rings or ranks inside one leaf (some with "CPU contention" as their cause),
+# and the uplinks were named alone or first in 10 of 10. Such findings are shown on the PASS
+# line, not failed: they are the other comparisons' own, not the uplink's.
 check_locate_uplink() {
   local out=$WORK/uplink.out json=$WORK/uplink.json rc=0 start=$SECONDS uplink wrong extra a b
   for a in h1 h2; do for b in h3 h4; do "${CLUSTER[@]}" fault link "$a" "$b" 50mbit 2> /dev/null; done; done
   timeout 180 "${CLUSTER[@]}" mpirun --ppn "$PPN" "$COLLBENCH" locate --budget 30 \
     --fabric "$ROOT_DIR/tests/fixtures/fabric/two-leaves.conf" -J "$json" < /dev/null > "$out" 2>&1 || rc=$?
   "${CLUSTER[@]}" fault clear 2> /dev/null
-  # A pair inside a leaf: both its hosts among h1, h2 or both among h3, h4.
-  local inside='(.hosts | sort) as $h | ($h == ["h1", "h2"] or $h == ["h3", "h4"] or ($h | length) == 1)'
+  local spans='(.hosts | any(. == "h1" or . == "h2")) and (.hosts | any(. == "h3" or . == "h4"))'
   uplink=$(jq -r '[.findings[]? | select(.subject == "switch") | .label] | join("; ")' "$json" 2>/dev/null || echo "")
-  wrong=$(jq -r "[.findings[]? | select(.subject != \"switch\" and (.subject != \"pair\" or ($inside | not))) | .label] | join(\"; \")" "$json" 2>/dev/null || echo "?")
-  extra=$(jq -r '[.findings[]? | select(.subject == "pair") | .label] | join("; ")' "$json" 2>/dev/null || echo "")
+  wrong=$(jq -r "[.findings[]? | select(.subject != \"switch\" and ($spans)) | .label] | join(\"; \")" "$json" 2>/dev/null || echo "?")
+  extra=$(jq -r '[.findings[]? | select(.subject != "switch") | .label] | join("; ")' "$json" 2>/dev/null || echo "")
   if [ "$rc" -eq 12 ] && [ "$uplink" = "uplinks between switch s1 and switch s2" ] && [ -z "$wrong" ]; then
-    pass "locate --fabric, the links between two leaves at 50 Mbit/s: exit 12, names $uplink${extra:+ (and, inside a leaf, $extra)} ($((SECONDS - start)) s)"
+    pass "locate --fabric, the links between two leaves at 50 Mbit/s: exit 12, names $uplink${extra:+ (and, each inside one leaf, $extra)} ($((SECONDS - start)) s)"
   else
-    fail "locate --fabric, the links between two leaves at 50 Mbit/s: exit code $rc (expected 12), uplink: ${uplink:-none}, blamed elsewhere: ${wrong:-nothing}"
+    fail "locate --fabric, the links between two leaves at 50 Mbit/s: exit code $rc (expected 12), uplink: ${uplink:-none}, blamed across the leaves: ${wrong:-nothing}"
     grep -E '^# (verdict|budget)|^#   |uplink' "$out" | tail -n 14 | sed 's/^/    | /'
   fi
 }

@@ -9,8 +9,8 @@
 # targets of docs/locate.md with whether each is met.
 #
 #   scripts/verdict-quality.sh [--trials N] [--clean-trials N] [--budget S] [--layouts 4x1,4x2,3x2,8x1]
-#                              [--faults clean,host50,host20,host5,link,latency,two] [--out FILE]
-#                              [--keep DIR]
+#                              [--faults clean,host50,host20,host5,link,latency,two,uplink] [--out FILE]
+#                              [--keep DIR] [--fabric]
 #
 # --keep DIR keeps every trial's locate JSON and output there (LAYOUT-FAULT-TRIAL.json), to
 # read why a trial named what it did.
@@ -19,6 +19,10 @@
 # measures (tc token bucket, both directions), one link at 20 %, 20 ms of extra latency on a
 # host (netem: skipped where the kernel lacks it), two hosts at 20 % (4 hosts or more: two of
 # three slow hosts are the majority, which no comparison can name). Root; minutes per cell.
+#
+# --fabric runs every trial with `locate --fabric`, the hosts under leaf switches of two (h1, h2
+# under s1; h3, h4 under s2; ...), and adds the fault `uplink`: every link from the last leaf's
+# two hosts to the others at 20 % (at least two leaves; judged right when that switch is named).
 set -euo pipefail
 ROOT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT_DIR"
@@ -32,6 +36,7 @@ LAYOUTS=4x1,4x2,3x2,8x1
 FAULTS=clean,host50,host20,host5,link,latency,two
 OUT=""
 KEEP=""
+FABRIC=""
 while [ $# -gt 0 ]; do
   case $1 in
     --trials) TRIALS=$2; shift 2 ;;
@@ -41,6 +46,7 @@ while [ $# -gt 0 ]; do
     --faults) FAULTS=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
     --keep) KEEP=$2; shift 2 ;;
+    --fabric) FABRIC=1; shift ;;
     *) echo "verdict-quality: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -66,12 +72,23 @@ done
 CLUSTER_ID=$("${CLUSTER[@]}" up "$max_hosts" 2>"$WORK/up.log") || { cat "$WORK/up.log" >&2; exit 1; }
 export COLLBENCH_CLUSTER=$CLUSTER_ID
 
+# topology.conf for --fabric: leaves of two hosts in host order, under one spine.
+fabric_conf() {
+  local hosts=$1 h leaves=0
+  for h in $(seq 1 2 "$hosts"); do
+    leaves=$((leaves + 1))
+    echo "SwitchName=s$leaves Nodes=h$h$([ "$h" -lt "$hosts" ] && echo ",h$((h + 1))")"
+  done
+  echo "SwitchName=spine Switches=s[1-$leaves]"
+}
+
 # mpirun over the first H hosts with P ranks each.
 locate() {
-  local hosts=$1 ppn=$2 json=$3 list="" h
+  local hosts=$1 ppn=$2 json=$3 list="" h fabric=()
   for h in $(seq 1 "$hosts"); do list+="${list:+,}h$h:$ppn"; done
+  if [ -n "$FABRIC" ]; then fabric_conf "$hosts" > "$WORK/fabric-$hosts.conf"; fabric=(--fabric "$WORK/fabric-$hosts.conf"); fi
   timeout $((BUDGET * 3 + 60)) "${CLUSTER[@]}" mpirun --host "$list" -np $((hosts * ppn)) \
-    "$COLLBENCH" locate --budget "$BUDGET" -J "$json" --force --no-progress < /dev/null > "$json.out" 2>&1 || true
+    "$COLLBENCH" locate --budget "$BUDGET" -J "$json" --force --no-progress "${fabric[@]}" < /dev/null > "$json.out" 2>&1 || true
 }
 
 # The median unfaulted inter-host pair bandwidth of a layout, in Mbit/s.
@@ -100,6 +117,15 @@ apply_fault() {
     latency)
       "${CLUSTER[@]}" fault latency h2 20 >/dev/null 2>&1 || { echo "SKIP:no netem in this kernel"; return; }
       echo "host h2" ;;
+    uplink)
+      [ -n "$FABRIC" ] || { echo "SKIP:needs --fabric"; return; }
+      [ "$hosts" -lt 4 ] && { echo "SKIP:needs 4 hosts (two leaves of two)"; return; }
+      rate=$((base * 20 / 100)); [ "$rate" -lt 1 ] && rate=1
+      local last=$(((hosts + 1) / 2)) a b
+      for a in $(seq $((2 * last - 1)) "$hosts"); do
+        for b in $(seq 1 $((2 * last - 2))); do "${CLUSTER[@]}" fault link "h$a" "h$b" "${rate}mbit" >/dev/null 2>&1; done
+      done
+      echo "switch s$last" ;;
     two)
       # Two of three hosts slow leave the healthy one the odd one out: nothing can name them.
       [ "$hosts" -lt 4 ] && { echo "SKIP:needs 4 hosts (two slow of three are the majority)"; return; }
@@ -116,14 +142,17 @@ judge() {
   jq -r --arg want "$expected" '
     # A finding is right when it lies inside the fault: on a faulted host, or (for a link) a
     # pair or link whose two hosts are the link'"'"'s.
+    # For an uplink, a switch finding that names that switch (with two leaves, the path between
+    # them names both).
     def right($w; $faulty): if $w[0] == "link" then (.hosts | sort) == ($faulty | sort)
+                            elif $w[0] == "switch" then .subject == "switch" and (.label | test("switch " + $faulty[0] + "( |$)"))
                             else ([.hosts[] | select(. as $h | $faulty | index($h))] | length) == (.hosts | length) end;
     ($want | split(" ") | map(select(length > 0))) as $w
     | (if ($w | length) == 0 then [] else $w[1:] end) as $faulty
-    | [.findings[] | {subject, hosts}] as $f
+    | [.findings[] | {subject, hosts, "label": .label}] as $f
     | ([$f[] | select(right($w; $faulty) | not)] | length) as $innocent
     | (if ($faulty | length) == 0 then true
-       elif $w[0] == "link" then ([$f[] | select(right($w; $faulty))] | length) > 0
+       elif $w[0] == "link" or $w[0] == "switch" then ([$f[] | select(right($w; $faulty))] | length) > 0
        else all($faulty[]; . as $h | [$f[] | select(.hosts | index($h))] | length > 0) end) as $found
     | if $innocent > 0 then "false"
       elif ($faulty | length) == 0 then (if ($f | length) == 0 then "exact" else "false" end)
@@ -179,14 +208,16 @@ targets=$(awk -F'\t' -v budget="$BUDGET" '
   $2 == "clean" { clean[$1]++; if ($3 == "exact") quiet[$1]++ }
   $2 == "host20" || $2 == "host5" { sev[$1]++; if ($3 == "exact") alone[$1]++ }
   $2 == "link" { lk[$1]++; if ($3 == "exact") lok[$1]++ }
+  $2 == "uplink" { up[$1]++; if ($3 == "exact") uok[$1]++ }
   { if ($4 + 0 > budget * 1.1) over[$1]++ }
   END {
     for (l in clean) printf "- %s clean: no outlier in %d of %d runs (target: 19 of 20) %s\n", l, quiet[l], clean[l], (quiet[l] >= clean[l] * 0.95 ? "MET" : "MISSED")
     for (l in sev) printf "- %s host at 20%% and 5%%: named alone in %d of %d trials (target: 90%%) %s\n", l, alone[l], sev[l], (alone[l] >= sev[l] * 0.9 ? "MET" : "MISSED")
     for (l in lk) printf "- %s link: reported as that link in %d of %d trials\n", l, lok[l], lk[l]
+    for (l in up) printf "- %s uplink: that switch named alone in %d of %d trials\n", l, uok[l], up[l]
     for (l in clean) printf "- %s budget: %d runs above budget + 10%% %s\n", l, over[l] + 0, (over[l] + 0 == 0 ? "MET" : "MISSED")
   }' "$results" | sort)
-report="Measured $(date -u +%Y-%m-%d) at commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown), budget $BUDGET s, on $(nproc) cores:
+report="Measured $(date -u +%Y-%m-%d) at commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown), budget $BUDGET s, on $(nproc) cores${FABRIC:+, with --fabric (leaves of two hosts)}:
 
 $table
 

@@ -1,6 +1,7 @@
 // locate --fabric files: Slurm's topology.conf and the same tree as JSON, and the hostlist
 // expressions inside them. Whatever is accepted is a consistent tree: every parent is a
 // defined switch that lists the child, and every host's leaf lists the host.
+#include <algorithm>
 #include <string>
 
 #include "tests/fuzz/fuzz_entries.hpp"

@@ -227,6 +227,44 @@ TEST(LocateText, NoOutlier) {
   EXPECT_EQ(text.find("OUTLIER"), std::string::npos) << text;
 }
 
+// --fabric: each rank's leaf switch in the JSON and as a column of the rank table; an uplink
+// finding (subject switch, metric uplink_share) valid against the schema and described by its hosts.
+TEST(LocateJson, SwitchesOfAFabric) {
+  LocateReport r = sample(true);
+  for (auto& rank : r.ranks) rank.leaf = rank.rank < 2 ? "s1" : "leaf-two";
+  LocateComparison c{"switch uplinks (pairs across a leaf against inside it)", "pairs", "switch", "uplink_share",
+                     "share", true, "", {}};
+  c.figures.push_back({});
+  c.figures[0].label = "uplink of switch s1";
+  c.figures[0].ranks = {0, 1};
+  c.figures[0].hosts = {"vm"};
+  c.figures[0].details = {{"across_gbps", 0.1}, {"across_pairs", 4}};
+  r.comparisons.push_back(c);
+  r.findings.push_back(make_finding("switch", "uplink of switch s1", {0, 1}, {"vm"},
+                                    {.figure = "uplink of switch s1",
+                                     .comparison = c.name,
+                                     .metric = "uplink_share",
+                                     .unit = "share",
+                                     .value = 0.02,
+                                     .reference = 1,
+                                     .distance_mads = 19,
+                                     .gap = 0.98}));
+  const std::string text = locate_json_text(r);
+  auto kind = validate_document_json(text);
+  ASSERT_TRUE(kind.ok()) << kind.status().message();
+  const Json doc = Json::parse(text);
+  EXPECT_EQ(doc.at("ranks").at(2).at("switch"), "leaf-two");
+  EXPECT_TRUE(doc.at("ranks").at(0).contains("switch"));
+  EXPECT_TRUE(sample(false).ranks[0].leaf.empty());
+  EXPECT_TRUE(Json::parse(locate_json_text(sample(false))).at("ranks").at(0).at("switch").is_null());
+  const std::string rendered = text_of(r);
+  EXPECT_NE(rendered.find("switch"), std::string::npos);
+  EXPECT_NE(rendered.find("leaf-two"), std::string::npos);
+  EXPECT_NE(rendered.find("across_pairs 4]"), std::string::npos) << "pair counts are whole numbers";
+  EXPECT_EQ(text_of(sample(false)).find("switch"), std::string::npos) << "no column without a fabric";
+  EXPECT_EQ(describe_finding(r, r.findings.back()), "uplink of switch s1 (hosts vm)");
+}
+
 TEST(LocateText, DescribeFinding) {
   const LocateReport r = sample(true);
   EXPECT_EQ(describe_finding(r, r.findings[0]), "rank 2 on vm (GPU2 0000:1b:00.0, NIC mlx5_2)");
