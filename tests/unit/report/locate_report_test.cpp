@@ -232,8 +232,14 @@ TEST(LocateText, NoOutlier) {
 TEST(LocateJson, SwitchesOfAFabric) {
   LocateReport r = sample(true);
   for (auto& rank : r.ranks) rank.leaf = rank.rank < 2 ? "s1" : "leaf-two";
-  LocateComparison c{"switch uplinks (pairs across a leaf against inside it)", "pairs", "switch", "uplink_share",
-                     "share", true, "", {}};
+  LocateComparison c{"switch uplinks (pairs across a leaf against inside it)",
+                     "pairs",
+                     "switch",
+                     "uplink_share",
+                     "share",
+                     true,
+                     "",
+                     {}};
   c.figures.push_back({});
   c.figures[0].label = "uplink of switch s1";
   c.figures[0].ranks = {0, 1};
