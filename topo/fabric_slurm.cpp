@@ -39,7 +39,7 @@ std::vector<std::string_view> words(std::string_view text) {
     const auto start = text.find_first_not_of(" \t\r", at);
     if (start == std::string_view::npos) break;
     const auto end = text.find_first_of(" \t\r", start);
-    out.push_back(text.substr(start, end == std::string_view::npos ? text.npos : end - start));
+    out.push_back(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
     at = end == std::string_view::npos ? text.size() : end;
   }
   return out;

@@ -51,7 +51,8 @@ Result<std::vector<std::string>> expand_item(std::string_view item, std::string_
   std::size_t at = 0;
   while (at < item.size()) {
     const auto open = item.find_first_of("[]", at);
-    const std::string_view literal = item.substr(at, open == std::string_view::npos ? item.npos : open - at);
+    const std::string_view literal = item.substr(at,
+                                                 open == std::string_view::npos ? std::string_view::npos : open - at);
     for (std::string& name : names) name += literal;
     if (open == std::string_view::npos) break;
     if (item[open] == ']') return bad("']' without '['", whole);
