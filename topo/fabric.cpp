@@ -14,17 +14,25 @@ Status undefined_child(const FabricSwitch& parent, const std::string& child) {
   return Status::error(ErrorCode::kUsage, "switch '" + child + "', below switch '" + parent.name + "', is not defined");
 }
 
-// Every switch reaches a top switch within as many steps as there are switches.
+// Every switch reaches a top switch. Each walk up the parents stops at a switch an earlier walk
+// cleared, so the whole check is linear in the switches (a deep chain stays cheap).
 Status check_no_loops(const std::vector<FabricSwitch>& switches,
                       const std::unordered_map<std::string, std::size_t>& by_name) {
-  for (const FabricSwitch& s : switches) {
-    const FabricSwitch* at = &s;
-    for (std::size_t steps = 0; !at->parent.empty(); ++steps) {
-      if (steps > switches.size()) {
-        return Status::error(ErrorCode::kUsage, "switches form a loop through '" + s.name + "'");
+  enum class Mark : unsigned char { kUnseen, kOnPath, kCleared };
+  std::vector<Mark> mark(switches.size(), Mark::kUnseen);
+  std::vector<std::size_t> path;
+  for (std::size_t start = 0; start < switches.size(); ++start) {
+    path.clear();
+    for (std::size_t at = start; mark[at] != Mark::kCleared;) {
+      if (mark[at] == Mark::kOnPath) {
+        return Status::error(ErrorCode::kUsage, "switches form a loop through '" + switches[at].name + "'");
       }
-      at = &switches[by_name.at(at->parent)];
+      mark[at] = Mark::kOnPath;
+      path.push_back(at);
+      if (switches[at].parent.empty()) break;
+      at = by_name.at(switches[at].parent);
     }
+    for (const std::size_t i : path) mark[i] = Mark::kCleared;
   }
   return ok_status();
 }
@@ -78,12 +86,16 @@ const FabricSwitch* Fabric::leaf_of(std::string_view host) const {
   return it == leaf_by_host_.end() ? nullptr : &switches_[it->second];
 }
 
+Result<Fabric> parse_fabric_text(std::string_view text) {
+  const std::string_view body = trim(text);
+  return !body.empty() && (body.front() == '{' || body.front() == '[') ? parse_fabric_json(text)
+                                                                       : parse_slurm_topology(text);
+}
+
 Result<Fabric> read_fabric_file(const std::string& path) {
-  auto text = read_text_file(path, std::uint64_t{64} << 20);
+  auto text = read_text_file(path, kMaxFabricFileBytes);
   if (!text.ok()) return text.status().with_context("fabric file '" + path + "'");
-  const std::string_view body = trim(*text);
-  auto fabric = !body.empty() && (body.front() == '{' || body.front() == '[') ? parse_fabric_json(*text)
-                                                                              : parse_slurm_topology(*text);
+  auto fabric = parse_fabric_text(*text);
   if (!fabric.ok()) return fabric.status().with_context("fabric file '" + path + "'");
   return fabric;
 }

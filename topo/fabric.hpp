@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -53,13 +54,20 @@ class Fabric {
 // topology.conf: key=value words, keys case-insensitive, '#' starts a comment, a trailing '\'
 // continues the line. SwitchName= lines define switches (Nodes=, Switches=, LinkSpeed=);
 // BlockName= lines (topology/block) are leaves without a parent; other lines and keys are
-// ignored, as Slurm's own later keys may appear. Errors name the line.
-// `max_names` bounds the host and switch names of the whole file together (memory a malformed
-// file can claim; a million by default, more than any fabric Slurm runs).
-Result<Fabric> parse_slurm_topology(std::string_view text, std::size_t max_names = kMaxHostlistNames);
-Result<Fabric> parse_fabric_json(std::string_view text, std::size_t max_names = kMaxHostlistNames);
-// JSON when the first non-blank character is '{' or '[', topology.conf otherwise. Errors (a missing
-// or unreadable file, a malformed one) are read_text_file's or kUsage, prefixed with the path.
+// ignored, as Slurm's own later keys may appear. A file that defines no switch is an error.
+// Errors in one line's words name the line; errors in the tree (an undefined child, a loop)
+// name the switches. `budget` bounds the host and switch names of the whole file together
+// (memory a malformed file can claim; a million names by default, more than any fabric Slurm
+// runs).
+Result<Fabric> parse_slurm_topology(std::string_view text, HostlistBudget budget = {});
+// JSON errors name the switch's index ("switches[3].nodes: ..."); an empty list is an error.
+Result<Fabric> parse_fabric_json(std::string_view text, HostlistBudget budget = {});
+// JSON when the first non-blank character is '{' or '[', topology.conf otherwise.
+Result<Fabric> parse_fabric_text(std::string_view text);
+// The most a fabric file may hold: a topology.conf of a million hosts is a few MiB.
+inline constexpr std::uint64_t kMaxFabricFileBytes = std::uint64_t{64} << 20;
+// read_text_file then parse_fabric_text. Errors (a missing or unreadable file, a malformed
+// one) are read_text_file's or kUsage, prefixed with the path.
 Result<Fabric> read_fabric_file(const std::string& path);
 
 }  // namespace collbench::topo

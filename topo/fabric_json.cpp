@@ -14,14 +14,14 @@ using Json = nlohmann::json;
 
 Status bad(const std::string& why) { return Status::error(ErrorCode::kUsage, why); }
 
-// A hostlist expression or an array of them; `names_left`: how many more the file may hold.
-Result<std::vector<std::string>> names_of(const Json& j, const std::string& where, std::size_t& names_left) {
+// A hostlist expression or an array of them; `left`: what the file may still expand to.
+Result<std::vector<std::string>> names_of(const Json& j, const std::string& where, HostlistBudget& left) {
   std::vector<std::string> out;
   const auto add = [&](const Json& item) -> Status {
-    if (!item.is_string()) return bad(where + ": expected a hostlist string, found " + item.dump());
-    auto names = expand_hostlist(item.get<std::string>(), names_left);
+    // The type, not the value: a malformed file's value may be deep or large.
+    if (!item.is_string()) return bad(where + ": expected a hostlist string, found " + std::string(item.type_name()));
+    auto names = expand_hostlist_within(item.get<std::string>(), left);
     if (!names.ok()) return names.status().with_context(where);
-    names_left -= names->size();
     out.insert(out.end(), names->begin(), names->end());
     return ok_status();
   };
@@ -33,7 +33,7 @@ Result<std::vector<std::string>> names_of(const Json& j, const std::string& wher
   return out;
 }
 
-Result<FabricSwitch> switch_from(const Json& j, std::size_t index, std::size_t& names_left) {
+Result<FabricSwitch> switch_from(const Json& j, std::size_t index, HostlistBudget& left) {
   const std::string where = "switches[" + std::to_string(index) + "]";
   if (!j.is_object()) return bad(where + ": expected an object");
   const auto name = j.find("switch");
@@ -41,12 +41,15 @@ Result<FabricSwitch> switch_from(const Json& j, std::size_t index, std::size_t& 
   FabricSwitch s;
   s.name = name->get<std::string>();
   if (const auto it = j.find("nodes"); it != j.end()) {
-    COLLBENCH_ASSIGN_OR_RETURN(s.hosts, names_of(*it, where + ".nodes", names_left));
+    COLLBENCH_ASSIGN_OR_RETURN(s.hosts, names_of(*it, where + ".nodes", left));
   }
   if (const auto it = j.find("children"); it != j.end()) {
-    COLLBENCH_ASSIGN_OR_RETURN(s.switches, names_of(*it, where + ".children", names_left));
+    COLLBENCH_ASSIGN_OR_RETURN(s.switches, names_of(*it, where + ".children", left));
   }
   if (const auto it = j.find("link_speed"); it != j.end() && !it->is_null()) {
+    if (!it->is_string() && !it->is_number()) {
+      return bad(where + ".link_speed: expected a string or a number, found " + std::string(it->type_name()));
+    }
     s.link_speed = it->is_string() ? it->get<std::string>() : it->dump();
   }
   return s;
@@ -69,16 +72,16 @@ Result<const Json*> tree_of(const Json& doc) {
 
 }  // namespace
 
-Result<Fabric> parse_fabric_json(std::string_view text, std::size_t max_names) {
+Result<Fabric> parse_fabric_json(std::string_view text, HostlistBudget budget) {
   const Json doc = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) return bad("not valid JSON");
   COLLBENCH_ASSIGN_OR_RETURN(const Json* tree, tree_of(doc));
   const auto list = tree->find("switches");
   if (list == tree->end() || !list->is_array()) return bad("\"switches\" (a list) is missing");
+  if (list->empty()) return bad("\"switches\" is empty: no switch defined");
   std::vector<FabricSwitch> switches;
-  std::size_t names_left = max_names;
   for (std::size_t i = 0; i < list->size(); ++i) {
-    COLLBENCH_ASSIGN_OR_RETURN(FabricSwitch s, switch_from((*list)[i], i, names_left));
+    COLLBENCH_ASSIGN_OR_RETURN(FabricSwitch s, switch_from((*list)[i], i, budget));
     switches.push_back(std::move(s));
   }
   return Fabric::from_switches(std::move(switches));

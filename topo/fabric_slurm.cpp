@@ -50,8 +50,8 @@ Status line_error(const Line& line, const std::string& why) {
 }
 
 // One line's switch, or an empty name for a line that defines none (BlockSizes=, blank).
-// `names_left`: how many more names the file may expand to.
-Result<FabricSwitch> parse_line(const Line& line, std::size_t& names_left) {
+// `left`: what the file may still expand to.
+Result<FabricSwitch> parse_line(const Line& line, HostlistBudget& left) {
   FabricSwitch s;
   for (const std::string_view word : words(line.text)) {
     const auto eq = word.find('=');
@@ -63,9 +63,8 @@ Result<FabricSwitch> parse_line(const Line& line, std::size_t& names_left) {
     if (key == "switchname" || key == "blockname") {
       s.name = std::string(value);
     } else if (key == "nodes" || key == "switches") {
-      auto names = expand_hostlist(value, names_left);
+      auto names = expand_hostlist_within(value, left);
       if (!names.ok()) return line_error(line, names.status().message());
-      names_left -= names->size();
       auto& into = key == "nodes" ? s.hosts : s.switches;
       into.insert(into.end(), names->begin(), names->end());
     } else if (key == "linkspeed") {
@@ -80,13 +79,14 @@ Result<FabricSwitch> parse_line(const Line& line, std::size_t& names_left) {
 
 }  // namespace
 
-Result<Fabric> parse_slurm_topology(std::string_view text, std::size_t max_names) {
+Result<Fabric> parse_slurm_topology(std::string_view text, HostlistBudget budget) {
   std::vector<FabricSwitch> switches;
-  std::size_t names_left = max_names;
   for (const Line& line : logical_lines(text)) {
-    COLLBENCH_ASSIGN_OR_RETURN(FabricSwitch s, parse_line(line, names_left));
+    COLLBENCH_ASSIGN_OR_RETURN(FabricSwitch s, parse_line(line, budget));
     if (!s.name.empty()) switches.push_back(std::move(s));
   }
+  if (switches.empty())
+    return Status::error(ErrorCode::kUsage, "no switch defined (no SwitchName= or BlockName= line)");
   return Fabric::from_switches(std::move(switches));
 }
 

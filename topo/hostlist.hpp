@@ -13,12 +13,21 @@
 
 namespace collbench::topo {
 
-// The most names one expression may expand to: bounds the memory a malformed input can claim.
+// What expansions may still produce: bounds the memory a malformed input can claim, both by
+// count ("n[0-99999999]") and by bytes (a long prefix times a range). Callers that expand
+// several expressions (a topology file) pass one budget to them all.
 inline constexpr std::size_t kMaxHostlistNames = std::size_t{1} << 20;
+inline constexpr std::size_t kMaxHostlistBytes = std::size_t{64} << 20;
+struct HostlistBudget {
+  std::size_t names = kMaxHostlistNames;
+  std::size_t bytes = kMaxHostlistBytes;  // the names' characters together
+};
 
 // Items are separated by commas outside brackets and by white space; empty text gives no
 // names. Unbalanced or empty brackets, a descending range or a non-digit bound is an error
-// (kUsage) that quotes the expression.
-Result<std::vector<std::string>> expand_hostlist(std::string_view text, std::size_t max_names = kMaxHostlistNames);
+// (kUsage) that quotes the expression, as is an expansion past `left`; what is expanded is
+// taken from `left`.
+Result<std::vector<std::string>> expand_hostlist_within(std::string_view text, HostlistBudget& left);
+Result<std::vector<std::string>> expand_hostlist(std::string_view text, HostlistBudget limits = {});
 
 }  // namespace collbench::topo

@@ -12,7 +12,7 @@ namespace collbench::fuzz {
 namespace {
 
 // Small enough that one execution stays cheap; the bound itself is what is exercised.
-constexpr std::size_t kMaxNames = 4096;
+constexpr topo::HostlistBudget kBudget{.names = 4096, .bytes = std::size_t{1} << 20};
 
 void check_tree(const topo::Fabric& fabric) {
   for (const topo::FabricSwitch& s : fabric.switches()) {
@@ -36,12 +36,17 @@ void check_tree(const topo::Fabric& fabric) {
 
 void fabric(Bytes input) {
   const std::string_view text = as_text(input);
-  if (auto names = topo::expand_hostlist(text, kMaxNames); names.ok()) {
-    COLLBENCH_FUZZ_REQUIRE(names->size() <= kMaxNames);
-    for (const std::string& name : *names) COLLBENCH_FUZZ_REQUIRE(!name.empty());
+  if (auto names = topo::expand_hostlist(text, kBudget); names.ok()) {
+    COLLBENCH_FUZZ_REQUIRE(names->size() <= kBudget.names);
+    std::size_t bytes = 0;
+    for (const std::string& name : *names) {
+      COLLBENCH_FUZZ_REQUIRE(!name.empty());
+      bytes += name.size();
+    }
+    COLLBENCH_FUZZ_REQUIRE(bytes <= kBudget.bytes);
   }
-  if (auto conf = topo::parse_slurm_topology(text, kMaxNames); conf.ok()) check_tree(*conf);
-  if (auto json = topo::parse_fabric_json(text, kMaxNames); json.ok()) check_tree(*json);
+  if (auto conf = topo::parse_slurm_topology(text, kBudget); conf.ok()) check_tree(*conf);
+  if (auto json = topo::parse_fabric_json(text, kBudget); json.ok()) check_tree(*json);
 }
 
 }  // namespace collbench::fuzz

@@ -80,11 +80,44 @@ TEST(Fabric, MalformedConfsAreUsageErrorsNamingTheLine) {
 // The bound is on the whole file, not each expression: many large ranges cannot add up.
 TEST(Fabric, NamesAreBoundedOverTheWholeFile) {
   const char* conf = "SwitchName=a Nodes=n[1-3]\nSwitchName=b Nodes=m[1-3]\n";
-  EXPECT_FALSE(parse_slurm_topology(conf, 5).ok());
-  EXPECT_TRUE(parse_slurm_topology(conf, 6).ok());
+  EXPECT_FALSE(parse_slurm_topology(conf, {.names = 5}).ok());
+  EXPECT_TRUE(parse_slurm_topology(conf, {.names = 6}).ok());
+  EXPECT_FALSE(parse_slurm_topology(conf, {.bytes = 11}).ok());
+  EXPECT_TRUE(parse_slurm_topology(conf, {.bytes = 12}).ok());
   const char* json = R"({"switches": [{"switch": "a", "nodes": "n[1-3]"}, {"switch": "b", "nodes": ["m[1-3]"]}]})";
-  EXPECT_FALSE(parse_fabric_json(json, 5).ok());
-  EXPECT_TRUE(parse_fabric_json(json, 6).ok());
+  EXPECT_FALSE(parse_fabric_json(json, {.names = 5}).ok());
+  EXPECT_TRUE(parse_fabric_json(json, {.names = 6}).ok());
+}
+
+// Slurm refuses a topology.conf without switches; taking it as "no fabric" would hide a typo.
+TEST(Fabric, AFileWithoutSwitchesIsAnError) {
+  for (const char* empty : {"", "# nothing\n", "BlockSizes=4\n"}) {
+    auto f = parse_slurm_topology(empty);
+    ASSERT_FALSE(f.ok()) << empty;
+    EXPECT_NE(f.status().message().find("no switch"), std::string::npos) << f.status().message();
+  }
+  EXPECT_FALSE(parse_fabric_json(R"({"switches": []})").ok());
+}
+
+// A chain of 20,000 switches: the loop check is linear, so this takes milliseconds, and a loop
+// closed at its far end is still found.
+TEST(Fabric, LongChainsAreCheckedInLinearTime) {
+  std::string chain = "SwitchName=s0 Nodes=n0\n";
+  for (int i = 1; i < 20000; ++i) {
+    chain += "SwitchName=s" + std::to_string(i) + " Switches=s" + std::to_string(i - 1) + "\n";
+  }
+  auto f = parse_slurm_topology(chain);
+  ASSERT_TRUE(f.ok()) << f.status().message();
+  EXPECT_EQ(f->leaf_of("n0")->name, "s0");
+  // The same chain closed into a loop through its far end: s0 is above "top", top above s19999.
+  std::string closed = chain;
+  closed.replace(0, closed.find('\n'), "SwitchName=s0 Nodes=n0 Switches=top");
+  auto looped = parse_slurm_topology(closed + "SwitchName=top Switches=s19999\n");
+  ASSERT_FALSE(looped.ok());
+  EXPECT_NE(looped.status().message().find("loop"), std::string::npos) << looped.status().message();
+  auto loop = parse_slurm_topology("SwitchName=a Switches=b\nSwitchName=b Switches=c\nSwitchName=c Switches=a\n");
+  ASSERT_FALSE(loop.ok());
+  EXPECT_NE(loop.status().message().find("loop"), std::string::npos);
 }
 
 // topology.yaml's shape, written as JSON: the cluster's default topology is read.
@@ -109,11 +142,15 @@ TEST(Fabric, MalformedJsonIsAUsageError) {
   for (const char* bad :
        {"{", "[]", R"({"switches": 3})", R"({"switches": [{"nodes": "a"}]})",
         R"({"switches": [{"switch": "s", "nodes": 7}]})", R"({"switches": [{"switch": "s", "children": "t"}]})",
-        R"([{"topology": "t", "cluster_default": "yes"}])"}) {
+        R"([{"topology": "t", "cluster_default": "yes"}])", R"({"switches": [{"switch": "s", "link_speed": [1]}]})"}) {
     auto f = parse_fabric_json(bad);
     ASSERT_FALSE(f.ok()) << bad;
     EXPECT_EQ(f.status().code(), ErrorCode::kUsage) << bad;
   }
+  // The message names the type, not the value (which may be deep or large).
+  auto deep = parse_fabric_json(R"({"switches": [{"switch": "s", "nodes": [[[[["n1"]]]]]}]})");
+  ASSERT_FALSE(deep.ok());
+  EXPECT_NE(deep.status().message().find("found array"), std::string::npos) << deep.status().message();
 }
 
 TEST(Fabric, ReadsEitherFormFromAFileAndNamesTheFileInErrors) {

@@ -44,9 +44,30 @@ TEST(Hostlist, MalformedExpressionsAreUsageErrorsThatQuoteThem) {
 TEST(Hostlist, ExpansionIsBounded) {
   EXPECT_FALSE(expand_hostlist("n[0-99999999999]").ok());
   EXPECT_FALSE(expand_hostlist("a[0-999]b[0-999]c[0-999]").ok());
-  EXPECT_FALSE(expand_hostlist("n[1-4]", 3).ok());
-  EXPECT_TRUE(expand_hostlist("n[1-3]", 3).ok());
-  EXPECT_FALSE(expand_hostlist("a,b,c,d", 3).ok());
+  EXPECT_FALSE(expand_hostlist("n[1-4]", {.names = 3}).ok());
+  EXPECT_TRUE(expand_hostlist("n[1-3]", {.names = 3}).ok());
+  EXPECT_FALSE(expand_hostlist("a,b,c,d", {.names = 3}).ok());
+  // Bytes too: a long prefix times a range within the name count.
+  EXPECT_TRUE(expand_hostlist("abc[1-3]", {.bytes = 12}).ok());
+  EXPECT_FALSE(expand_hostlist("abc[1-3]", {.bytes = 11}).ok());
+  EXPECT_FALSE(expand_hostlist(std::string(1 << 20, 'x') + "[1-100]").ok());
+  EXPECT_FALSE(expand_hostlist("a[1-2]" + std::string(1 << 20, 'x') + "[1-64]").ok());
+}
+
+// The largest 64-bit value as a bound: one name, and the expansion ends.
+TEST(Hostlist, ARangeAtTheTopOf64BitsEnds) {
+  EXPECT_EQ(expanded("n[18446744073709551615]"), (Names{"n18446744073709551615"}));
+  EXPECT_EQ(expanded("n[18446744073709551614-18446744073709551615]"),
+            (Names{"n18446744073709551614", "n18446744073709551615"}));
+}
+
+// One budget over several expressions: what the first took is gone for the second.
+TEST(Hostlist, ABudgetIsSharedAcrossExpressions) {
+  HostlistBudget left{.names = 5, .bytes = 100};
+  ASSERT_TRUE(expand_hostlist_within("n[1-3]", left).ok());
+  EXPECT_EQ(left.names, 2U);
+  EXPECT_EQ(left.bytes, 94U);
+  EXPECT_FALSE(expand_hostlist_within("m[1-3]", left).ok());
 }
 
 }  // namespace
