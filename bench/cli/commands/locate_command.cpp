@@ -84,6 +84,25 @@ std::vector<std::string> place_on_fabric(std::vector<engine::locate::RankPlace>&
   return notes;
 }
 
+}  // namespace
+
+Result<topo::Fabric> agree_fabric(bootstrap::Bootstrap& boot, const std::string& path) {
+  if (path.empty()) return topo::Fabric();
+  std::string shared;
+  if (boot.rank() == 0) {
+    auto text = read_text_file(path, topo::kMaxFabricFileBytes);
+    shared = text.ok() ? "ok:" + *text : "error:" + text.status().message();
+  }
+  COLLBENCH_ASSIGN_OR_RETURN(shared, bootstrap::broadcast_string(boot, shared));
+  const std::string where = "--fabric: fabric file '" + path + "'";
+  if (shared.rfind("ok:", 0) != 0) return Status::error(ErrorCode::kUsage, where + ": " + shared.substr(6));
+  auto fabric = topo::parse_fabric_text(std::string_view(shared).substr(3));
+  if (!fabric.ok()) return Status::error(ErrorCode::kUsage, where + ": " + fabric.status().message());
+  return fabric;
+}
+
+namespace {
+
 // GPU and nearest NIC of each rank, from its host's topology (rank 0 only).
 void label_devices(std::vector<report::LocateRank>& ranks, const std::vector<HostTopology>& hosts,
                    const std::vector<report::RankInfo>& info) {
@@ -157,9 +176,12 @@ void add_locate_flags(CLI::App& app, RawLocateFlags& raw) {
   app.add_flag("--no-progress", raw.no_progress, "Never show the progress line on stderr");
   app.add_flag("--no-topology", raw.no_topology, "Do not discover each host's topology (GPU and NIC of each rank)");
   app.add_option("--fabric", raw.fabric,
-                 "The switch tree: Slurm's topology.conf (SwitchName=, Nodes=, Switches=) or the same tree as JSON; "
-                 "each leaf's pairs across it are then compared with those inside it, to name a slow uplink")
-      ->type_name("FILE");
+                 "The switch tree: Slurm's topology.conf (SwitchName=, Nodes=, Switches=) or the same tree as JSON, "
+                 "read on rank 0's host; each leaf's pairs across it are then compared with those inside it, to name "
+                 "a slow uplink")
+      ->type_name("FILE")
+      ->check(CLI::Validator(
+          [](const std::string& v) { return v.empty() ? std::string("an empty path") : std::string(); }, "FILE"));
   app.add_option("--fault", raw.fault,
                  "TEST ONLY, never in production: slow-rank=R,delay-us=U[,min-size=S] delays every timed operation of "
                  "rank R (all_reduce, pairs, rings) by U microseconds; split-hosts=N pretends the ranks sit on N hosts "
@@ -189,12 +211,7 @@ Result<LocateCommand> resolve_locate_flags(const RawLocateFlags& raw) {
   cmd.force = raw.force;
   cmd.progress = !raw.no_progress;
   cmd.topology = !raw.no_topology;
-  if (!raw.fabric.empty()) {
-    auto fabric = topo::read_fabric_file(raw.fabric);
-    if (!fabric.ok()) return fabric.status().with_context("--fabric");
-    cmd.fabric_file = raw.fabric;
-    cmd.fabric = std::move(fabric).value();
-  }
+  cmd.fabric_file = raw.fabric;
   if (!raw.fault.empty()) {
     COLLBENCH_ASSIGN_OR_RETURN(cmd.fault, parse_fault(raw.fault));
     COLLBENCH_RETURN_IF_ERROR(check_fault(cmd.fault));
@@ -235,7 +252,9 @@ CommandResult locate_command(const LocateCommand& cmd, const std::vector<std::st
   options.max_bytes = std::max(options.max_bytes, options.min_bytes);
   options.fault = cmd.fault;
   options.places = places_of(*info, cmd.fault.split_hosts);
-  const std::vector<std::string> fabric_notes = place_on_fabric(options.places, cmd.fabric);
+  auto fabric = agree_fabric(b, cmd.fabric_file);
+  if (!fabric.ok()) return result.with(fabric.status(), b.rank() == 0);
+  const std::vector<std::string> fabric_notes = place_on_fabric(options.places, *fabric);
 
   report::ProgressReporter progress_line(std::cerr);
   engine::locate::ProgressSink sink;

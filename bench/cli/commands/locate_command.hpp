@@ -42,14 +42,21 @@ struct LocateCommand {
   bool force = false;
   bool progress = true;
   bool topology = true;
-  std::string fabric_file;  // empty: no fabric, every host in one flat group
-  topo::Fabric fabric;
+  std::string fabric_file;  // empty: no fabric, every host in one flat group (read by agree_fabric)
   engine::FaultPlan fault;
 };
 
 void add_locate_flags(CLI::App& app, RawLocateFlags& raw);
+// --fabric is not read here: agree_fabric reads it once the ranks can agree on it.
+
 Result<LocateCommand> resolve_locate_flags(const RawLocateFlags& raw);
 class SignalStop;
+
+// The --fabric file, read by rank 0 and shared, so that every rank places the hosts under the
+// same switches (a file that differs between hosts, or exists on one only, would have the ranks
+// take different steps) and the file need exist on rank 0's host only. Empty `path`: no fabric.
+// A missing, unreadable or malformed file is a usage error of one line on every rank.
+Result<topo::Fabric> agree_fabric(bootstrap::Bootstrap& boot, const std::string& path);
 
 // `start`: when the command began; the budget counts from there.
 CommandResult locate_command(const LocateCommand& cmd, const std::vector<std::string>& argv, SignalStop& signals,

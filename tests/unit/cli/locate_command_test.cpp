@@ -8,6 +8,7 @@
 #include <chrono>
 #include <string>
 
+#include "bench/bootstrap/single.hpp"
 #include "bench/cli/wiring/error_line.hpp"
 #include "bench/cli/wiring/signals.hpp"
 #include "tests/unit/cli/command_test_files.hpp"
@@ -40,13 +41,7 @@ TEST(LocateCommandFlags, EachBadValueIsAUsageErrorNamingItsFlag) {
           {"--fault: locate takes slow-rank", [](RawLocateFlags& r) { r.fault = "corrupt-rank=1"; }},
           {"--fault: locate takes slow-rank", [](RawLocateFlags& r) { r.fault = "kill-rank=1,after-size=4K"; }},
           {"--fault: 'slow-rank=x'", [](RawLocateFlags& r) { r.fault = "slow-rank=x"; }},
-          {"--fabric: fabric file '/nonexistent/topology.conf'",
-           [](RawLocateFlags& r) { r.fabric = "/nonexistent/topology.conf"; }},
-          {"line 1: hostlist 'h[1-'",
-           [](RawLocateFlags& r) {
-    r.fabric = test_files::write_file(test_files::scratch_dir() + "/bad-topology.conf", "SwitchName=s1 Nodes=h[1-\n");
-           }},
-                };
+  };
   for (const auto& c : cases) {
     RawLocateFlags raw;
     c.edit(raw);
@@ -75,7 +70,7 @@ TEST(LocateCommandFlags, DefaultsAreTheDocumentedOnes) {
   EXPECT_FALSE(cmd->force);
   EXPECT_EQ(cmd->output_file, "");
   EXPECT_FALSE(cmd->fault.slow_rank.has_value());
-  EXPECT_TRUE(cmd->fabric.empty()) << "no --fabric: every host in one flat group";
+  EXPECT_TRUE(cmd->fabric_file.empty()) << "no --fabric: every host in one flat group";
 }
 
 TEST(LocateCommandFlags, EveryFlagReachesTheCommand) {
@@ -119,8 +114,42 @@ TEST(LocateCommandFlags, EveryFlagReachesTheCommand) {
   EXPECT_EQ(cmd->fault.slow_us, 100u);
   EXPECT_EQ(cmd->fault.split_hosts, 2);
   EXPECT_EQ(cmd->fabric_file, test_files::fixture("fabric/two-leaves.conf"));
-  ASSERT_NE(cmd->fabric.leaf_of("h3"), nullptr);
-  EXPECT_EQ(cmd->fabric.leaf_of("h3")->name, "s2");
+}
+
+// Read by rank 0 and shared (here one rank): the tree, or a usage error naming the flag, the
+// file and, for a malformed one, the line.
+TEST(LocateCommandFabric, TheFileIsReadOnceAndEveryErrorIsAUsageError) {
+  bootstrap::SingleBootstrap boot;
+  auto fabric = agree_fabric(boot, test_files::fixture("fabric/two-leaves.conf"));
+  ASSERT_TRUE(fabric.ok()) << fabric.status().message();
+  ASSERT_NE(fabric->leaf_of("h3"), nullptr);
+  EXPECT_EQ(fabric->leaf_of("h3")->name, "s2");
+  auto none = agree_fabric(boot, "");
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->empty());
+  const std::string dir = test_files::scratch_dir();
+  const std::string bad = test_files::write_file(dir + "/bad-topology.conf", "SwitchName=s1 Nodes=h[1-\n");
+  const std::string empty = test_files::write_file(dir + "/empty-topology.conf", "# none\n");
+  const struct {
+    std::string path;
+    const char* says;
+  } cases[] = {{"/nonexistent/topology.conf", "--fabric: fabric file '/nonexistent/topology.conf'"},
+               {bad, "line 1: hostlist 'h[1-'"},
+               {empty, "no switch defined"}};
+  for (const auto& c : cases) {
+    auto f = agree_fabric(boot, c.path);
+    ASSERT_FALSE(f.ok()) << c.path;
+    EXPECT_EQ(f.status().code(), ErrorCode::kUsage) << f.status().message();
+    EXPECT_NE(f.status().message().find(c.says), std::string::npos) << f.status().message();
+  }
+}
+
+// `--fabric ""` (an unset variable in a script) is refused rather than taken as no fabric.
+TEST(LocateCommandFabric, AnEmptyPathIsRefused) {
+  RawLocateFlags raw;
+  CLI::App app;
+  add_locate_flags(app, raw);
+  EXPECT_THROW(test_files::parse(app, {"--fabric", ""}), CLI::ValidationError);
 }
 
 TEST(LocateCommandExit, AResolverErrorIsTwo) {
