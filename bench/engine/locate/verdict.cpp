@@ -146,8 +146,8 @@ double upper_quartile(std::vector<double> v) {
 // its inside bandwidth that its pairs across it reach. With three leaves or more they are
 // judged against each other; with two, the pairs across them are one path, judged against
 // the pairs inside them. No recheck: measured alone, a ring of a leaf's ranks would not cross
-// its uplink, and the figure is already a median of many pairs beside the leaf's own inside
-// pairs measured in the same rounds.
+// its uplink, and the figure is already the upper quartile of many pairs, over the median of
+// the leaf's own inside pairs measured in the same rounds.
 struct UplinkComparison {
   LocateComparison comparison{"switch uplinks (pairs across a leaf against inside it)",
                               "pairs",
@@ -179,25 +179,28 @@ LocateFigure leaf_figure(const Measurements& m, const LeafPairs& l) {
   return f;
 }
 
-// Two leaves: one figure, the pairs across them (their median) against each pair inside
-// them, every figure a share of its own leaf's inside median.
+// Two leaves: one figure, the pairs across them as one path, against each pair inside them,
+// every figure a share of the median of all the pairs inside. The path's figure is the upper
+// quartile of its pairs, as a leaf's is with three leaves or more: a slow host under either
+// leaf slows its own pairs across (half of them when it is one of two hosts) but not the
+// others, while a slow uplink slows them all. Sharing one reference keeps the spread of the
+// pairs inside as measured (one pair per leaf would otherwise always be its own median).
 void judge_two_leaves(const Measurements& m, const std::vector<LeafPairs>& leaves, const OutlierRule& rule,
                       UplinkComparison& u) {
-  std::vector<double> shares;
-  std::vector<int> ranks;
-  for (const LeafPairs& l : leaves) {
-    const double inside = median_of(l.inside_gbps);
-    for (double g : l.inside_gbps) shares.push_back(g / inside);
-    ranks.insert(ranks.end(), l.ranks.begin(), l.ranks.end());
-  }
-  std::sort(ranks.begin(), ranks.end());
   std::vector<double> inside_all = leaves[0].inside_gbps;
   inside_all.insert(inside_all.end(), leaves[1].inside_gbps.begin(), leaves[1].inside_gbps.end());
-  const double across = median_of(leaves[0].across_gbps);
+  const double inside = median_of(inside_all);
+  std::vector<double> shares;
+  shares.reserve(inside_all.size() + 1);
+  for (double g : inside_all) shares.push_back(g / inside);
+  std::vector<int> ranks = leaves[0].ranks;
+  ranks.insert(ranks.end(), leaves[1].ranks.begin(), leaves[1].ranks.end());
+  std::sort(ranks.begin(), ranks.end());
+  const double across = upper_quartile(leaves[0].across_gbps);
   auto f = figure(m, "uplinks between switch " + leaves[0].leaf + " and switch " + leaves[1].leaf, ranks,
-                  across / median_of(inside_all));
+                  across / inside);
   f.details = {{"across_gbps", across},
-               {"inside_gbps", median_of(inside_all)},
+               {"inside_gbps", inside},
                {"across_pairs", static_cast<double>(leaves[0].across_gbps.size())},
                {"inside_pairs", static_cast<double>(inside_all.size())}};
   LocateComparison& c = u.comparison;

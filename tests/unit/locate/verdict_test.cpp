@@ -712,6 +712,39 @@ TEST(Verdict, SlowPathBetweenTwoLeavesNamesBothUplinks) {
   EXPECT_NEAR(v.findings[0].value, 0.4, 0.02);
 }
 
+// Two leaves of two and three hosts, one host at a fifth: under either leaf it slows its own
+// pairs inside and across alike, so the host is named, never the path between the leaves.
+TEST(Verdict, SlowHostUnderOneOfTwoLeavesIsNotTheirUplinks) {
+  for (const int slow : {0, 1, 2, 4}) {
+    Measurements m;
+    m.places = places(5, 1);
+    for (int h = 0; h < 5; ++h) m.places[static_cast<std::size_t>(h)].leaf = h < 2 ? "s1" : "s2";
+    m.arrivals = punctual(5);
+    m.pairs = all_pairs(m.places, [&](int a, int b) { return a == slow || b == slow ? 1.0 : healthy(m.places, a, b); });
+    m.confirmation_done = true;
+    const Verdict v = decide(m, OutlierRule{});
+    for (const auto& f : v.findings) EXPECT_NE(f.subject, "switch") << "slow host " << slow << ": " << f.label;
+    ASSERT_EQ(v.findings.size(), 1u) << "slow host " << slow << ": " << ::testing::PrintToString(named(v));
+    EXPECT_EQ(v.findings[0].hosts, (std::vector<std::string>{"node" + std::to_string(slow)})) << slow;
+  }
+}
+
+// Two leaves of two hosts, whose one pair inside s1 ran three times as fast: the path across
+// is no slower than the pairs inside s2, and is not named.
+TEST(Verdict, AFastPairInsideOneOfTwoLeavesIsNotTheirUplinks) {
+  Measurements m;
+  m.places = under_leaves(4);
+  m.arrivals = punctual(4);
+  m.pairs = all_pairs(m.places, [&](int a, int b) { return a == 0 && b == 1 ? 15.0 : healthy(m.places, a, b); });
+  m.confirmation_done = true;
+  const Verdict v = decide(m, OutlierRule{});
+  const auto* path = figure(v, kUplinks, "uplinks between switch s1 and switch s2");
+  ASSERT_NE(path, nullptr);
+  EXPECT_TRUE(path->judged);
+  EXPECT_FALSE(path->outlier);
+  for (const auto& f : v.findings) EXPECT_NE(f.subject, "switch") << f.label;
+}
+
 // A leaf with one host cannot tell its uplink from the host's own link: it is set aside, and
 // without leaves (no --fabric) there is no uplink comparison at all.
 TEST(Verdict, UplinksNeedTwoHostsUnderTheLeafAndAFabric) {
