@@ -334,7 +334,7 @@ check_locate() {
     grep -E '^#   ' "$out" | sed 's/^/    /' || true
   else
     fail "locate with h2 limited to 50 Mbit/s: exit code $rc (expected 12), hosts named: ${named:-none}"
-    grep -E '^# (verdict|budget)|^#   |^  rank .*pairs [0-9]+\]' "$out" | tail -n 14 | sed 's/^/    | /'
+    grep -E '^# (verdict|budget)|^#   |^  rank .*pairs [0-9]+\]' "$out" | tail -n 14 | sed 's/^/    | /' || true
   fi
 }
 
@@ -362,7 +362,7 @@ check_locate_uplink() {
     pass "locate --fabric, the links between two leaves at 50 Mbit/s: exit 12, names $uplink${extra:+ (and, each inside one leaf, $extra)} ($((SECONDS - start)) s)"
   else
     fail "locate --fabric, the links between two leaves at 50 Mbit/s: exit code $rc (expected 12), uplink: ${uplink:-none}, blamed across the leaves: ${wrong:-nothing}"
-    grep -E '^# (verdict|budget)|^#   |uplink' "$out" | tail -n 14 | sed 's/^/    | /'
+    grep -E '^# (verdict|budget)|^#   |uplink' "$out" | tail -n 14 | sed 's/^/    | /' || true
   fi
 }
 

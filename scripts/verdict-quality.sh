@@ -120,6 +120,8 @@ apply_fault() {
     uplink)
       [ -n "$FABRIC" ] || { echo "SKIP:needs --fabric"; return; }
       [ "$hosts" -lt 4 ] && { echo "SKIP:needs 4 hosts (two leaves of two)"; return; }
+      # An odd count leaves one host alone under the last leaf: its uplink cannot be told from its own link.
+      [ $((hosts % 2)) -ne 0 ] && { echo "SKIP:needs an even host count (the last leaf has one host)"; return; }
       rate=$((base * 20 / 100)); [ "$rate" -lt 1 ] && rate=1
       local last=$(((hosts + 1) / 2)) a b
       for a in $(seq $((2 * last - 1)) "$hosts"); do
