@@ -9,16 +9,14 @@
 #include <span>
 #include <type_traits>
 
-#include "bench/engine/locate/loops.hpp"
+#include "bench/engine/locate/job_measurer.hpp"
 #include "bench/engine/locate/plan.hpp"
 #include "bench/engine/locate/verdict.hpp"
-#include "common/cpu_usage.hpp"
 #include "common/units.hpp"
 
 namespace collbench::engine::locate {
 namespace {
 
-using Clock = std::chrono::steady_clock;
 constexpr std::uint64_t kProbeIterations = 3;
 constexpr std::uint64_t kProbeLargeBytes = 1u << 20;
 constexpr double kReserveMinS = 0.5;  // verdict exchange and output
@@ -39,24 +37,27 @@ struct StepRow {
   double elapsed_s = 0;  // its clock, for the budget
   double stop = 0;       // 1 when it was asked to stop
 };
-// What the operating system kept from the rank over the pairs, rings and rechecks.
-struct CpuRow {
-  double involuntary_switches = 0;
-  double steal_share = 0;  // NaN: unknown
-};
 struct RecheckRow {
   double median_us = 0;
   double elapsed_s = 0;
   double stop = 0;
 };
 
-// One fixed-size record per rank, gathered on every rank.
+// One fixed-size record per rank, gathered on every process: `held` has one per held rank.
 template <typename Row>
-requires std::is_trivially_copyable_v<Row> Result<std::vector<Row>> gather_rows(bootstrap::Bootstrap& boot,
-                                                                                const Row& mine) {
-  std::vector<Row> all(static_cast<std::size_t>(boot.size()));
-  COLLBENCH_RETURN_IF_ERROR(boot.allgather(std::as_bytes(std::span(&mine, 1)), std::as_writable_bytes(std::span(all))));
+requires std::is_trivially_copyable_v<Row> Result<std::vector<Row>> gather_rows(Measurer& m,
+                                                                                const std::vector<Row>& held) {
+  std::vector<Row> all(static_cast<std::size_t>(m.size()));
+  COLLBENCH_RETURN_IF_ERROR(m.gather(std::as_bytes(std::span(held)), std::as_writable_bytes(std::span(all))));
   return all;
+}
+
+// The largest of one figure over the held ranks' samples.
+template <typename F>
+double most(const std::vector<LoopSamples>& held, F figure) {
+  double v = 0;
+  for (const LoopSamples& s : held) v = std::max(v, figure(s));
+  return v;
 }
 
 // The probe's figures, reduced with max over ranks: one double per named slot.
@@ -93,10 +94,8 @@ std::string seconds_text(double s) {
 
 class Locator {
  public:
-  Locator(const LocateOptions& o, bootstrap::Bootstrap& boot, backend::Backend& backend, Watchdog* watchdog,
-          const ProgressSink& progress, std::stop_token stop)
-      : o_(o), boot_(boot), backend_(backend), loops_(boot, backend, o.fault, watchdog), progress_(progress),
-        stop_(std::move(stop)) {}
+  Locator(const LocateOptions& o, Measurer& m, const ProgressSink& progress)
+      : o_(o), m_(m), held_(m.held()), progress_(progress) {}
 
   Result<report::LocateReport> run();
 
@@ -127,8 +126,16 @@ class Locator {
     return cost_s;
   }
 
-  double elapsed() const { return std::chrono::duration<double>(Clock::now() - o_.start).count(); }
-  double stop_flag() const { return stop_.stop_requested() ? 1.0 : 0.0; }
+  double elapsed() const { return m_.now_s(); }
+  double stop_flag() const { return m_.stop_requested() ? 1.0 : 0.0; }
+  // One row per held rank, made by `row(rank, samples of that rank)`.
+  template <typename Row, typename Make>
+  std::vector<Row> held_rows(const std::vector<LoopSamples>& samples, Make row) const {
+    std::vector<Row> rows;
+    rows.reserve(samples.size());
+    for (int h = 0; h < held_.count; ++h) rows.push_back(row(held_.first + h, samples[static_cast<std::size_t>(h)]));
+    return rows;
+  }
   Result<Agreed> agree();
   Status interrupted() const { return Status::error(ErrorCode::kInterrupted, "locate interrupted by a signal"); }
 
@@ -137,17 +144,19 @@ class Locator {
   Status straggler();
   void replan_for_slowest_link();
   Status pairs();
-  Result<Warmed> warm_up(std::uint64_t bytes, RingPeers peers, std::uint64_t warmup, double previous_cost_s);
+  Result<Warmed> warm_up(std::uint64_t bytes, std::span<const RingPeers> peers, std::uint64_t warmup,
+                         double previous_cost_s);
   std::uint64_t step_iterations(const PhasePlan& plan, const Repetitions& reps, double deadline_s, const Warmed& w,
                                 int steps_left) const;
-  Result<std::vector<StepRow>> pair_round(int partner, std::uint64_t bytes, std::uint64_t iterations);
+  Result<std::vector<StepRow>> pair_round(std::span<const RingPeers> peers, std::uint64_t bytes,
+                                          std::uint64_t iterations);
   void note_round(const Round& round, int r, std::uint64_t iterations, const std::vector<StepRow>& rows);
   Status groups();
   // Returns false when the budget leaves no time for this kind of groups.
   Result<bool> group_kind(const std::vector<Group>& groups, const PhasePlan& plan, double deadline_s, int kinds_left,
                           Agreed& a, double& cost_s);
   Status confirm();
-  Status gather_cpu(const CpuUsage& before, double began_s);
+  Status gather_cpu(double began_s);
   Result<double> recheck(const std::vector<int>& members, std::uint64_t bytes, std::uint64_t iterations, double cost_s,
                          Agreed& a);
   double measured_cost_s(const std::vector<int>& members) const;
@@ -158,11 +167,9 @@ class Locator {
                                 int steps_left, double cost_s) const;
 
   const LocateOptions& o_;
-  bootstrap::Bootstrap& boot_;
-  backend::Backend& backend_;
-  Loops loops_;
+  Measurer& m_;
+  const Held held_;
   const ProgressSink& progress_;
-  std::stop_token stop_;
 
   report::LocateReport report_;
   Measurements measured_;
@@ -182,7 +189,7 @@ class Locator {
 
 Result<Locator::Agreed> Locator::agree() {
   std::array<double, 2> v = {elapsed(), stop_flag()};
-  COLLBENCH_RETURN_IF_ERROR(boot_.allreduce(v, ReduceOp::kMax));
+  COLLBENCH_RETURN_IF_ERROR(m_.max(v));
   return Agreed{v[0], v[1] != 0};
 }
 
@@ -193,13 +200,13 @@ std::uint64_t Locator::next_iterations(const PhasePlan& plan, const Repetitions&
   return std::min(plan.iterations, fit);
 }
 
-Result<Locator::Warmed> Locator::warm_up(std::uint64_t bytes, RingPeers peers, std::uint64_t warmup,
+Result<Locator::Warmed> Locator::warm_up(std::uint64_t bytes, std::span<const RingPeers> peers, std::uint64_t warmup,
                                          double previous_cost_s) {
   const std::uint64_t n = std::max<std::uint64_t>(warmup, 1);
-  COLLBENCH_ASSIGN_OR_RETURN(LoopSamples w,
-                             loops_.p2p(bytes, peers.send, peers.recv, 0, n, quiet_for(0, n, previous_cost_s)));
-  std::array<double, 3> v = {w.elapsed_s / static_cast<double>(n), elapsed(), stop_flag()};
-  COLLBENCH_RETURN_IF_ERROR(boot_.allreduce(v, ReduceOp::kMax));
+  COLLBENCH_ASSIGN_OR_RETURN(const auto w, m_.p2p(bytes, peers, 0, n, quiet_for(0, n, previous_cost_s)));
+  std::array<double, 3> v = {most(w, [](const LoopSamples& s) { return s.elapsed_s; }) / static_cast<double>(n),
+                             elapsed(), stop_flag()};
+  COLLBENCH_RETURN_IF_ERROR(m_.max(v));
   return Warmed{v[0], Agreed{v[1], v[2] != 0}};
 }
 
@@ -241,41 +248,40 @@ void Locator::record_phase(const std::string& name, const PhasePlan& plan, doubl
 
 Status Locator::probe() {
   const double began = elapsed();
-  const auto t0 = Clock::now();
   for (int i = 0; i < 3; ++i) COLLBENCH_RETURN_IF_ERROR(agree().status());
-  const double overhead = std::chrono::duration<double>(Clock::now() - t0).count() / 3;
+  const double overhead = (elapsed() - began) / 3;
 
   const std::uint64_t lo = o_.min_bytes;
   const std::uint64_t hi = std::max(lo, std::min(o_.max_bytes, kProbeLargeBytes));
   const auto per_iteration = [](const LoopSamples& s) { return s.elapsed_s / static_cast<double>(kProbeIterations); };
-  COLLBENCH_ASSIGN_OR_RETURN(auto ar_lo, loops_.all_reduce(lo, 1, kProbeIterations));
-  COLLBENCH_ASSIGN_OR_RETURN(auto ar_hi, loops_.all_reduce(hi, 1, kProbeIterations));
+  COLLBENCH_ASSIGN_OR_RETURN(auto ar_lo, m_.all_reduce(lo, 1, kProbeIterations));
+  COLLBENCH_ASSIGN_OR_RETURN(auto ar_hi, m_.all_reduce(hi, 1, kProbeIterations));
   ProbeFigures v;
   v[ProbeFigures::kOverheadS] = overhead;
-  v[ProbeFigures::kAllReduceLoS] = per_iteration(ar_lo);
-  v[ProbeFigures::kAllReduceHiS] = per_iteration(ar_hi);
+  v[ProbeFigures::kAllReduceLoS] = most(ar_lo, per_iteration);
+  v[ProbeFigures::kAllReduceHiS] = most(ar_hi, per_iteration);
   if (!rounds_.empty()) {
-    const int partner = partner_in(rounds_.front(), boot_.rank());
-    auto p_lo = loops_.p2p(lo, partner, partner, 1, kProbeIterations);
+    const std::vector<RingPeers> peers = peers_of(rounds_.front(), m_.size());
+    auto p_lo = m_.p2p(lo, peers, 1, kProbeIterations, 0);
     if (!p_lo.ok() && p_lo.status().code() != ErrorCode::kUnsupported) return p_lo.status();
     if (p_lo.ok()) {
-      COLLBENCH_ASSIGN_OR_RETURN(auto p_hi, loops_.p2p(hi, partner, partner, 1, kProbeIterations));
-      v[ProbeFigures::kP2pLoS] = per_iteration(*p_lo);
-      v[ProbeFigures::kP2pHiS] = per_iteration(p_hi);
+      COLLBENCH_ASSIGN_OR_RETURN(auto p_hi, m_.p2p(hi, peers, 1, kProbeIterations, 0));
+      v[ProbeFigures::kP2pLoS] = most(*p_lo, per_iteration);
+      v[ProbeFigures::kP2pHiS] = most(p_hi, per_iteration);
     } else {
       v[ProbeFigures::kNoPointToPoint] = 1;
     }
   }
   v[ProbeFigures::kElapsedS] = elapsed();
   // Every rank plans from these same figures, so that every rank takes the same steps.
-  COLLBENCH_RETURN_IF_ERROR(boot_.allreduce(v.values, ReduceOp::kMax));
+  COLLBENCH_RETURN_IF_ERROR(m_.max(v.values));
   plan_start_s_ = v[ProbeFigures::kElapsedS];
   inputs_.step_overhead_s = v[ProbeFigures::kOverheadS];
   inputs_.all_reduce = CostModel::fit(lo, v[ProbeFigures::kAllReduceLoS], hi, v[ProbeFigures::kAllReduceHiS]);
   inputs_.p2p = CostModel::fit(lo, v[ProbeFigures::kP2pLoS], hi, v[ProbeFigures::kP2pHiS]);
   p2p_ok_ = v[ProbeFigures::kNoPointToPoint] == 0;
   if (!p2p_ok_)
-    report_.notes.push_back("the " + backend_.info().name +
+    report_.notes.push_back("the " + m_.backend_name() +
                             " backend has no point-to-point exchange: "
                             "pairs and split groups were not measured");
   PhasePlan done;
@@ -314,8 +320,9 @@ Status Locator::straggler() {
   const double began = elapsed();
   const double deadline = plan_start_s_ + plan.seconds;
   std::string cut;
-  std::vector<double> shares;
-  std::vector<double> lateness;
+  const auto held = static_cast<std::size_t>(held_.count);
+  std::vector<std::vector<double>> shares(held);  // per held rank
+  std::vector<std::vector<double>> lateness(held);
   double correction = 1;  // measured over predicted cost of the last size
   for (std::size_t s = 0; s < plan.sizes.size() && !plan.skipped; ++s) {
     COLLBENCH_ASSIGN_OR_RETURN(const Agreed a, agree());
@@ -328,38 +335,43 @@ Status Locator::straggler() {
       cut = "cut by the budget after " + std::to_string(s) + " of " + std::to_string(plan.sizes.size()) + " sizes";
       break;
     }
-    COLLBENCH_ASSIGN_OR_RETURN(LoopSamples mine, loops_.all_reduce(bytes, inputs_.straggler.warmup, k));
-    // Per iteration, on every rank: the longest time inside the call, and the span from the
+    COLLBENCH_ASSIGN_OR_RETURN(const auto mine, m_.all_reduce(bytes, inputs_.straggler.warmup, k));
+    // Per iteration, over all ranks: the longest time inside the call, and the span from the
     // barrier to the last rank's return; then the step's cost.
     std::vector<double> longest(2 * k + 1);
-    for (std::size_t i = 0; i < k; ++i) {
-      longest[i] = mine.iteration_us[i];
-      longest[k + i] = mine.late_us[i] + mine.iteration_us[i];
+    for (const LoopSamples& rank : mine) {
+      for (std::size_t i = 0; i < k; ++i) {
+        longest[i] = std::max(longest[i], rank.iteration_us[i]);
+        longest[k + i] = std::max(longest[k + i], rank.late_us[i] + rank.iteration_us[i]);
+      }
+      longest[2 * k] = std::max(longest[2 * k], rank.elapsed_s / static_cast<double>(k));
     }
-    longest[2 * k] = mine.elapsed_s / static_cast<double>(k);
-    COLLBENCH_RETURN_IF_ERROR(boot_.allreduce(longest, ReduceOp::kMax));
+    COLLBENCH_RETURN_IF_ERROR(m_.max(longest));
     const double cost = longest[2 * k];
     correction = predicted > 0 ? std::max(1.0, cost / predicted) : 1;
     // Punctuality is the share of the iteration's span this rank was not late for: a rank
     // that finishes early because others wait on a slow link is not late, only its arrival
     // after the common start line counts against it.
-    for (std::size_t i = 0; i < k; ++i) {
-      const double span = longest[k + i];
-      shares.push_back(span > 0 ? 1 - mine.late_us[i] / span : 1);
-      lateness.push_back(mine.late_us[i]);
+    for (std::size_t h = 0; h < held; ++h) {
+      for (std::size_t i = 0; i < k; ++i) {
+        const double span = longest[k + i];
+        shares[h].push_back(span > 0 ? 1 - mine[h].late_us[i] / span : 1);
+        lateness[h].push_back(mine[h].late_us[i]);
+      }
     }
     longest.resize(k);
     report::LocateSize size{bytes, k, median_us(longest), 0};
-    const coll::Counts counts = coll::counts_for(coll::Collective::kAllReduce, bytes / 4, 4, boot_.size());
-    const double algbw = coll::algbw_gbps(coll::algbw_bytes(coll::Collective::kAllReduce, counts, 4, boot_.size()),
+    const coll::Counts counts = coll::counts_for(coll::Collective::kAllReduce, bytes / 4, 4, m_.size());
+    const double algbw = coll::algbw_gbps(coll::algbw_bytes(coll::Collective::kAllReduce, counts, 4, m_.size()),
                                           size.time_us * 1e-6);
-    size.busbw_gbps = coll::busbw_gbps(coll::Collective::kAllReduce, algbw, boot_.size());
+    size.busbw_gbps = coll::busbw_gbps(coll::Collective::kAllReduce, algbw, m_.size());
     report_.all_reduce.push_back(size);
     step_done("all_reduce", bytes);
   }
-  if (!shares.empty()) {
-    COLLBENCH_ASSIGN_OR_RETURN(auto rows, gather_rows(boot_, ArrivalRow{.punctuality = median_of(shares),
-                                                                        .late_us = median_of(lateness)}));
+  if (!shares.front().empty()) {
+    std::vector<ArrivalRow> mine;
+    for (std::size_t h = 0; h < held; ++h) mine.push_back({median_of(shares[h]), median_of(lateness[h])});
+    COLLBENCH_ASSIGN_OR_RETURN(auto rows, gather_rows(m_, mine));
     for (const auto& r : rows) measured_.arrivals.push_back({r.punctuality, r.late_us});
   }
   record_phase("straggler", plan, began, cut);
@@ -375,9 +387,9 @@ Status Locator::straggler() {
 // and fit the budget rather than a few rounds of large ones. Every rank holds the same
 // figures (the loop's times are reduced), so every rank plans alike.
 void Locator::replan_for_slowest_link() {
-  if (report_.all_reduce.empty() || plan_.pairs.skipped || boot_.size() < 2) return;
+  if (report_.all_reduce.empty() || plan_.pairs.skipped || m_.size() < 2) return;
   const report::LocateSize& last = report_.all_reduce.back();
-  const double n = boot_.size();
+  const double n = m_.size();
   const double per_byte = std::max(0.0, last.time_us * 1e-6 - inputs_.all_reduce.fixed_s) /
                           static_cast<double>(last.size_bytes);
   const double slowest_link = per_byte * n / (2 * (n - 1));
@@ -394,13 +406,18 @@ void Locator::replan_for_slowest_link() {
 
 // One round of one pass: every rank exchanges with its partner (or sits out), then all
 // learn every rank's median time, its cost per iteration, its clock and stop requests.
-Result<std::vector<StepRow>> Locator::pair_round(int partner, std::uint64_t bytes, std::uint64_t iterations) {
-  COLLBENCH_ASSIGN_OR_RETURN(LoopSamples mine,
-                             loops_.p2p(bytes, partner, partner, 0, iterations, quiet_for(0, iterations, p2p_cost_s_)));
-  return gather_rows(boot_, StepRow{.median_us = median_us(mine.iteration_us),
-                                    .cost_s = mine.elapsed_s / static_cast<double>(iterations),
-                                    .elapsed_s = elapsed(),
-                                    .stop = stop_flag()});
+Result<std::vector<StepRow>> Locator::pair_round(std::span<const RingPeers> peers, std::uint64_t bytes,
+                                                 std::uint64_t iterations) {
+  COLLBENCH_ASSIGN_OR_RETURN(const auto mine,
+                             m_.p2p(bytes, peers, 0, iterations, quiet_for(0, iterations, p2p_cost_s_)));
+  const double now = elapsed();
+  const double stop = stop_flag();
+  return gather_rows(m_, held_rows<StepRow>(mine, [&](int, const LoopSamples& s) {
+                       return StepRow{.median_us = median_us(s.iteration_us),
+                                      .cost_s = s.elapsed_s / static_cast<double>(iterations),
+                                      .elapsed_s = now,
+                                      .stop = stop};
+                     }));
 }
 
 // The slower end's median time of each pair of the round, kept per pass.
@@ -443,10 +460,10 @@ Status Locator::pairs() {
       break;
     }
     const int r = step % per_pass;
-    if (r == 0) pass_rounds = relabel(rounds_, boot_.size(), step / per_pass);
+    if (r == 0) pass_rounds = relabel(rounds_, m_.size(), step / per_pass);
     const Round& round = pass_rounds[static_cast<std::size_t>(r)];
-    const int partner = partner_in(round, boot_.rank());
-    COLLBENCH_ASSIGN_OR_RETURN(const Warmed w, warm_up(bytes, {partner, partner}, inputs_.pairs.warmup, p2p_cost_s_));
+    const std::vector<RingPeers> peers = peers_of(round, m_.size());
+    COLLBENCH_ASSIGN_OR_RETURN(const Warmed w, warm_up(bytes, peers, inputs_.pairs.warmup, p2p_cost_s_));
     if (w.agreed.stop) return interrupted();
     p2p_cost_s_ = w.cost_s;
     const std::uint64_t fitted = step_iterations(plan, inputs_.pairs, deadline, w, plan.steps - step);
@@ -455,7 +472,7 @@ Status Locator::pairs() {
             " rounds (the next round's warm-up took " + seconds_text(w.cost_s) + " per iteration)";
       break;
     }
-    COLLBENCH_ASSIGN_OR_RETURN(auto rows, pair_round(partner, bytes, fitted));
+    COLLBENCH_ASSIGN_OR_RETURN(auto rows, pair_round(peers, bytes, fitted));
     a = agreed_over(rows);
     p2p_cost_s_ = slowest_cost_s(rows);
     note_round(round, r, fitted, rows);
@@ -478,24 +495,24 @@ Status Locator::pairs() {
 Result<bool> Locator::group_kind(const std::vector<Group>& groups, const PhasePlan& plan, double deadline_s,
                                  int kinds_left, Agreed& a, double& cost_s) {
   const std::uint64_t bytes = report_.group_bytes;
-  RingPeers peers;
-  for (const auto& g : groups) {
-    const RingPeers p = ring_peers(g, boot_.rank());
-    if (p.send >= 0) peers = p;
-  }
+  const std::vector<RingPeers> peers = peers_of(groups, m_.size());
   COLLBENCH_ASSIGN_OR_RETURN(const Warmed w, warm_up(bytes, peers, inputs_.groups.warmup, cost_s));
   a = w.agreed;
   cost_s = w.cost_s;
   if (a.stop) return false;
   const std::uint64_t iterations = step_iterations(plan, inputs_.groups, deadline_s, w, kinds_left);
   if (iterations == 0) return false;
-  COLLBENCH_ASSIGN_OR_RETURN(LoopSamples mine, loops_.p2p(bytes, peers.send, peers.recv, 0, iterations,
-                                                          quiet_for(0, iterations, cost_s)));
-  const double median = peers.send >= 0 ? median_us(mine.iteration_us) : 0;
-  const double cost = mine.elapsed_s / static_cast<double>(iterations);
-  COLLBENCH_ASSIGN_OR_RETURN(
-      auto rows,
-      gather_rows(boot_, StepRow{.median_us = median, .cost_s = cost, .elapsed_s = elapsed(), .stop = stop_flag()}));
+  COLLBENCH_ASSIGN_OR_RETURN(const auto mine, m_.p2p(bytes, peers, 0, iterations, quiet_for(0, iterations, cost_s)));
+  const double now = elapsed();
+  const double stop = stop_flag();
+  COLLBENCH_ASSIGN_OR_RETURN(auto rows,
+                             gather_rows(m_, held_rows<StepRow>(mine, [&](int rank, const LoopSamples& s) {
+                                           const bool in = peers[static_cast<std::size_t>(rank)].send >= 0;
+                                           return StepRow{.median_us = in ? median_us(s.iteration_us) : 0,
+                                                          .cost_s = s.elapsed_s / static_cast<double>(iterations),
+                                                          .elapsed_s = now,
+                                                          .stop = stop};
+                                         })));
   a = agreed_over(rows);
   cost_s = slowest_cost_s(rows);
   for (const auto& g : groups) {
@@ -542,13 +559,17 @@ Status Locator::groups() {
 // Only the suspect's ranks exchange (a pair, or a ring over its members); the others keep step.
 Result<double> Locator::recheck(const std::vector<int>& members, std::uint64_t bytes, std::uint64_t iterations,
                                 double cost_s, Agreed& a) {
-  const RingPeers peers = ring_peers(Group{GroupKind::kHost, "", members}, boot_.rank());
-  COLLBENCH_ASSIGN_OR_RETURN(LoopSamples mine,
-                             loops_.p2p(bytes, peers.send, peers.recv, inputs_.pairs.warmup, iterations,
-                                        quiet_for(inputs_.pairs.warmup, iterations, cost_s)));
-  const double median = peers.send >= 0 ? median_us(mine.iteration_us) : 0;
-  COLLBENCH_ASSIGN_OR_RETURN(
-      auto rows, gather_rows(boot_, RecheckRow{.median_us = median, .elapsed_s = elapsed(), .stop = stop_flag()}));
+  const Group ring{GroupKind::kHost, "", members};
+  const std::vector<RingPeers> peers = peers_of(std::span(&ring, 1), m_.size());
+  COLLBENCH_ASSIGN_OR_RETURN(const auto mine, m_.p2p(bytes, peers, inputs_.pairs.warmup, iterations,
+                                                     quiet_for(inputs_.pairs.warmup, iterations, cost_s)));
+  const double now = elapsed();
+  const double stop = stop_flag();
+  COLLBENCH_ASSIGN_OR_RETURN(auto rows, gather_rows(m_, held_rows<RecheckRow>(mine,
+                                                                              [&](int rank, const LoopSamples& s) {
+    const bool in = peers[static_cast<std::size_t>(rank)].send >= 0;
+    return RecheckRow{.median_us = in ? median_us(s.iteration_us) : 0, .elapsed_s = now, .stop = stop};
+                                                    })));
   a = agreed_over(rows);
   double time_us = 0;
   for (int r : members) time_us = std::max(time_us, rows[static_cast<std::size_t>(r)].median_us);
@@ -647,13 +668,8 @@ Status Locator::confirm() {
 }
 
 // Every rank's CPU figures over the pairs, rings and rechecks, for the verdict's causes.
-Status Locator::gather_cpu(const CpuUsage& before, double began_s) {
-  const CpuUsage d = cpu_usage_between(before, cpu_usage_now());
-  const double cpu_s = (elapsed() - began_s) * d.online_cpus;
-  const CpuRow mine{.involuntary_switches = d.involuntary_switches,
-                    .steal_share = d.steal_known && cpu_s > 0 ? d.steal_s / cpu_s
-                                                              : std::numeric_limits<double>::quiet_NaN()};
-  COLLBENCH_ASSIGN_OR_RETURN(const auto rows, gather_rows(boot_, mine));
+Status Locator::gather_cpu(double began_s) {
+  COLLBENCH_ASSIGN_OR_RETURN(const auto rows, gather_rows(m_, m_.cpu_since_mark(elapsed() - began_s)));
   for (std::size_t r = 0; r < rows.size(); ++r) {
     measured_.cpu.push_back({.rank = static_cast<int>(r),
                              .involuntary_switches = rows[r].involuntary_switches,
@@ -668,21 +684,21 @@ Result<report::LocateReport> Locator::run() {
   PhasePlan setup;
   setup.seconds = elapsed();
   record_phase("setup", setup, 0, "");
-  rounds_ = round_robin(boot_.size());
-  COLLBENCH_RETURN_IF_ERROR(loops_.allocate(std::max(o_.max_bytes, o_.min_bytes)));
+  rounds_ = round_robin(m_.size());
+  COLLBENCH_RETURN_IF_ERROR(m_.allocate(std::max(o_.max_bytes, o_.min_bytes)));
   COLLBENCH_RETURN_IF_ERROR(probe());
   make_plan();
   COLLBENCH_RETURN_IF_ERROR(straggler());
   replan_for_slowest_link();
-  const CpuUsage cpu_before = cpu_usage_now();
+  m_.mark_cpu();
   const double cpu_began_s = elapsed();
   COLLBENCH_RETURN_IF_ERROR(pairs());
   COLLBENCH_RETURN_IF_ERROR(groups());
   COLLBENCH_RETURN_IF_ERROR(confirm());
-  COLLBENCH_RETURN_IF_ERROR(gather_cpu(cpu_before, cpu_began_s));
+  COLLBENCH_RETURN_IF_ERROR(gather_cpu(cpu_began_s));
 
   const double began = elapsed();
-  if (boot_.rank() == 0) {
+  if (held_.first == 0) {
     Verdict v = decide(measured_, o_.rule);
     report_.comparisons = std::move(v.comparisons);
     report_.findings = std::move(v.findings);
@@ -708,10 +724,19 @@ Result<report::LocateReport> Locator::run() {
 Result<report::LocateReport> run_locate(const LocateOptions& options, bootstrap::Bootstrap& boot,
                                         backend::Backend& backend, Watchdog* watchdog, const ProgressSink& progress,
                                         std::stop_token stop) {
-  if (options.places.size() != static_cast<std::size_t>(boot.size())) {
+  JobMeasurer m(boot, backend, options.fault, watchdog, options.start, std::move(stop));
+  return run_locate(options, m, progress);
+}
+
+Result<report::LocateReport> run_locate(const LocateOptions& options, Measurer& m, const ProgressSink& progress) {
+  if (options.places.size() != static_cast<std::size_t>(m.size())) {
     return Status::error(ErrorCode::kInternal, "locate: one place per rank expected");
   }
-  Locator locator(options, boot, backend, watchdog, progress, std::move(stop));
+  const Held held = m.held();
+  if (held.count < 1 || held.first < 0 || held.first + held.count > m.size()) {
+    return Status::error(ErrorCode::kInternal, "locate: the measurer holds no ranks of the job");
+  }
+  Locator locator(options, m, progress);
   return locator.run();
 }
 

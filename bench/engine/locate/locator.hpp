@@ -3,8 +3,9 @@
 // phase (all_reduce arrival), the pair phase (round-robin sendrecv), the split-group phase
 // (rings within hosts and rails), the confirmation of suspects, then the verdict
 // (verdict.hpp). Every decision (sizes, repetitions, cuts, suspects) is taken from figures all
-// ranks share through the bootstrap, never from one rank's own clock, so that all ranks take
-// the same steps. Vendor-free: it sees only the bootstrap and the Backend interface.
+// ranks share through the Measurer (max, gather), never from one rank's own clock, so that all
+// ranks take the same steps. Vendor-free: it measures only through the Measurer, which a real
+// job implements over the bootstrap and the Backend interface (job_measurer.hpp).
 #pragma once
 
 #include <chrono>
@@ -15,6 +16,7 @@
 
 #include "bench/backend/backend.hpp"
 #include "bench/bootstrap/bootstrap.hpp"
+#include "bench/engine/locate/measurer.hpp"
 #include "bench/engine/locate/outlier.hpp"
 #include "bench/engine/locate/schedule.hpp"
 #include "bench/engine/run_options.hpp"
@@ -39,9 +41,14 @@ using ProgressSink = std::function<void(const report::Progress&)>;
 
 // On rank 0 the report holds the measurements, comparisons, findings, verdict and how the
 // budget was spent (the caller adds the context and the rank table); on the other ranks only
-// the budget. `progress` may be empty.
+// the budget. `progress` may be empty. A real job: measured by a JobMeasurer over the
+// bootstrap and backend, the budget counted from options.start.
 Result<report::LocateReport> run_locate(const LocateOptions& options, bootstrap::Bootstrap& boot,
                                         backend::Backend& backend, Watchdog* watchdog, const ProgressSink& progress,
                                         std::stop_token stop);
+
+// The same plan and verdict over any Measurer (measurer.hpp): the process that holds rank 0
+// gets the full report. options.start and options.fault are the JobMeasurer's, unused here.
+Result<report::LocateReport> run_locate(const LocateOptions& options, Measurer& m, const ProgressSink& progress);
 
 }  // namespace collbench::engine::locate

@@ -9,16 +9,11 @@
 
 #include "bench/backend/backend.hpp"
 #include "bench/bootstrap/bootstrap.hpp"
+#include "bench/engine/locate/measurer.hpp"
 #include "bench/engine/run_options.hpp"
 #include "bench/engine/watchdog.hpp"
 
 namespace collbench::engine::locate {
-
-struct LoopSamples {
-  std::vector<double> iteration_us;  // this rank's time of each timed iteration
-  std::vector<double> late_us;       // all_reduce: from leaving the barrier to entering the call
-  double elapsed_s = 0;              // the whole timed loop, barriers and delays included
-};
 
 class Loops {
  public:

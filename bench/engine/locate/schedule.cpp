@@ -83,4 +83,24 @@ std::vector<Group> measurable(std::vector<Group> groups) {
   return groups;
 }
 
+std::vector<RingPeers> peers_of(const Round& round, int n) {
+  std::vector<RingPeers> peers(static_cast<std::size_t>(n));
+  for (const RankPair& p : round) {
+    peers[static_cast<std::size_t>(p.a)] = {p.b, p.b};
+    peers[static_cast<std::size_t>(p.b)] = {p.a, p.a};
+  }
+  return peers;
+}
+
+std::vector<RingPeers> peers_of(std::span<const Group> groups, int n) {
+  std::vector<RingPeers> peers(static_cast<std::size_t>(n));
+  for (const Group& g : groups) {
+    for (const int r : g.ranks) {
+      const RingPeers p = ring_peers(g, r);
+      if (p.send >= 0) peers[static_cast<std::size_t>(r)] = p;
+    }
+  }
+  return peers;
+}
+
 }  // namespace collbench::engine::locate

@@ -58,6 +58,12 @@ struct RingPeers {
 };
 RingPeers ring_peers(const Group& group, int rank);
 
+// Whom every rank exchanges with in one round of pairs, or in rings over groups (a rank in
+// several groups takes its ring in the last): one entry per rank of an `n`-rank job, send and
+// receive -1 for a rank that sits out.
+std::vector<RingPeers> peers_of(const Round& round, int n);
+std::vector<RingPeers> peers_of(std::span<const Group> groups, int n);
+
 // The groups of one kind that a ring can measure (two ranks or more).
 std::vector<Group> measurable(std::vector<Group> groups);
 
