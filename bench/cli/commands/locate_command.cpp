@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <ctime>
 #include <iostream>
 
 #include "bench/cli/wiring/adapter_registry.hpp"
@@ -12,13 +13,17 @@
 #include "bench/cli/wiring/output_path.hpp"
 #include "bench/cli/wiring/run_flags.hpp"
 #include "bench/cli/wiring/signals.hpp"
+#include "bench/cli/wiring/version.hpp"
+#include "bench/bootstrap/single.hpp"
 #include "bench/engine/locate/locator.hpp"
+#include "bench/engine/locate/sim/sim_measurer.hpp"
 #include "bench/engine/rank_table.hpp"
 #include "common/file_io.hpp"
 #include "common/strings.hpp"
 #include "common/units.hpp"
 #include "report/documents/atomic_file.hpp"
 #include "report/documents/locate_json.hpp"
+#include "report/format/number_format.hpp"
 #include "report/live/progress_reporter.hpp"
 #include "report/render/locate_text.hpp"
 #include "topo/analysis.hpp"
@@ -29,6 +34,8 @@ namespace {
 
 constexpr std::uint64_t kHostMaxBytes = std::uint64_t{8} << 20;
 constexpr std::uint64_t kDeviceMaxBytes = std::uint64_t{256} << 20;
+// A simulation model is a few lines; a larger file is surely not one.
+constexpr std::uint64_t kMaxModelBytes = std::uint64_t{1} << 20;
 constexpr double kMinBudgetS = 1;
 
 Result<std::uint64_t> size_flag(std::string_view name, const std::string& text) {
@@ -151,6 +158,53 @@ Result<bool> share_verdict(bootstrap::Bootstrap& boot, bool outlier) {
   return v[0] != 0;
 }
 
+// --simulate: the model read and checked, the locator run over a SimMeasurer in this process.
+CommandResult simulate_locate(const LocateCommand& cmd, const std::vector<std::string>& argv) {
+  CommandResult result = CommandResult::from_launcher(topo::host_name());
+  const std::string start_time = utc_now_iso8601();
+  const std::string where = "--simulate '" + cmd.simulate_file + "'";
+  auto text = read_text_file(cmd.simulate_file, kMaxModelBytes);
+  if (!text.ok()) return result.with(Status::error(ErrorCode::kUsage, where + ": " + text.status().message()));
+  auto model = engine::locate::sim::parse_sim_model(*text);
+  if (!model.ok()) return result.with(Status::error(ErrorCode::kUsage, where + ": " + model.status().message()));
+  auto m = engine::locate::sim::SimMeasurer::make(*model);
+  if (!m.ok()) return result.with(m.status().with_context(where));
+  bootstrap::SingleBootstrap one;  // the output path is agreed as in a job of one process
+  auto path = agree_output_path(one, cmd.output_file, cmd.force);
+  if (!path.ok()) return result.with(path.status());
+
+  engine::locate::LocateOptions options;
+  options.budget_s = cmd.budget_s;
+  options.min_bytes = cmd.min_bytes;
+  options.max_bytes = std::max(cmd.max_bytes != 0 ? cmd.max_bytes : kDeviceMaxBytes, cmd.min_bytes);
+  options.places = engine::locate::sim::places_of(m->network());
+  const std::clock_t cpu_began = std::clock();
+  auto rep = engine::locate::run_locate(options, *m, {});
+  if (!rep.ok()) return result.with(rep.status());
+  const double cpu_s = static_cast<double>(std::clock() - cpu_began) / CLOCKS_PER_SEC;
+
+  rep->job = {version(), git_commit(), start_time, argv, "simulated", "simulated", "flow model", "none", m->size(), {}};
+  for (std::size_t i = 0; i < options.places.size(); ++i) {
+    const auto& p = options.places[i];
+    rep->ranks.push_back({static_cast<int>(i), p.host, p.local_rank, "simulated", "", "", "", "", p.leaf});
+    if (rep->job.hosts.empty() || rep->job.hosts.back() != p.host) rep->job.hosts.push_back(p.host);
+  }
+  const auto& noise = model->noise;
+  rep->notes.push_back(
+      "simulated from " + cmd.simulate_file + " (seed " + std::to_string(model->seed) + ", noise sigma " +
+      report::format_fixed(noise.sigma, 3) + ", spikes " + report::format_fixed(noise.spike_probability, 4) + " x" +
+      report::format_fixed(noise.spike_factor, 1) + "): every time is modelled and spent_s is simulated time; " +
+      std::to_string(m->steps()) + " timed steps and " + std::to_string(m->agreements()) + " agreements, " +
+      report::format_fixed(cpu_s, 2) + " s of CPU");
+  report::write_locate_text(std::cout, *rep);
+  if (!path->empty()) {
+    Status written = report::write_file_atomically(*path, report::locate_json_text(*rep));
+    if (!written.ok()) return result.with(written);
+    std::cout << "# JSON report written to " << *path << "\n";
+  }
+  return result.with(verdict_status(*rep));
+}
+
 }  // namespace
 
 void add_locate_flags(CLI::App& app, RawLocateFlags& raw) {
@@ -182,6 +236,13 @@ void add_locate_flags(CLI::App& app, RawLocateFlags& raw) {
       ->type_name("FILE")
       ->check(CLI::Validator(
           [](const std::string& v) { return v.empty() ? std::string("an empty path") : std::string(); }, "FILE"));
+  app.add_option("--simulate", raw.simulate,
+                 "Run the same plan and verdict on a simulated cluster instead of this job: MODEL.json gives hosts, "
+                 "ranks per host, link speeds, leaves, faults, noise and seed (docs/locate.md); times are modelled "
+                 "and the budget is spent in simulated time")
+      ->type_name("MODEL.json")
+      ->check(CLI::Validator(
+          [](const std::string& v) { return v.empty() ? std::string("an empty path") : std::string(); }, "MODEL.json"));
   app.add_option("--fault", raw.fault,
                  "TEST ONLY, never in production: slow-rank=R,delay-us=U[,min-size=S] delays every timed operation of "
                  "rank R (all_reduce, pairs, rings) by U microseconds; split-hosts=N pretends the ranks sit on N hosts "
@@ -212,6 +273,14 @@ Result<LocateCommand> resolve_locate_flags(const RawLocateFlags& raw) {
   cmd.progress = !raw.no_progress;
   cmd.topology = !raw.no_topology;
   cmd.fabric_file = raw.fabric;
+  cmd.simulate_file = raw.simulate;
+  if (!cmd.simulate_file.empty() && !cmd.fabric_file.empty()) {
+    return Status::error(ErrorCode::kUsage,
+                         "--simulate and --fabric: the model's hosts_per_leaf places the simulated hosts under leaves");
+  }
+  if (!cmd.simulate_file.empty() && !raw.fault.empty()) {
+    return Status::error(ErrorCode::kUsage, "--simulate and --fault: the model's \"faults\" say what is slow");
+  }
   if (!raw.fault.empty()) {
     COLLBENCH_ASSIGN_OR_RETURN(cmd.fault, parse_fault(raw.fault));
     COLLBENCH_RETURN_IF_ERROR(check_fault(cmd.fault));
@@ -221,6 +290,7 @@ Result<LocateCommand> resolve_locate_flags(const RawLocateFlags& raw) {
 
 CommandResult locate_command(const LocateCommand& cmd, const std::vector<std::string>& argv, SignalStop& signals,
                              std::chrono::steady_clock::time_point start) {
+  if (!cmd.simulate_file.empty()) return simulate_locate(cmd, argv);
   CommandResult result = CommandResult::from_launcher(topo::host_name());
   const std::string start_time = utc_now_iso8601();
   auto session = Session::open(cmd.session);

@@ -30,6 +30,7 @@ struct RawLocateFlags {
   bool no_progress = false;
   bool no_topology = false;
   std::string fabric;
+  std::string simulate;
   std::string fault;
 };
 
@@ -42,7 +43,8 @@ struct LocateCommand {
   bool force = false;
   bool progress = true;
   bool topology = true;
-  std::string fabric_file;  // empty: no fabric, every host in one flat group (read by agree_fabric)
+  std::string fabric_file;    // empty: no fabric, every host in one flat group (read by agree_fabric)
+  std::string simulate_file;  // a simulation model: no job, every rank simulated (docs/locate.md)
   engine::FaultPlan fault;
 };
 

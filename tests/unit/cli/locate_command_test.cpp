@@ -7,6 +7,8 @@
 
 #include <chrono>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "bench/bootstrap/single.hpp"
 #include "bench/cli/wiring/error_line.hpp"
@@ -184,6 +186,71 @@ TEST(LocateCommandExit, OneRankComparesNothingAndIsZero) {
   EXPECT_EQ(code, 0) << out << err;
   EXPECT_EQ(err, "");
   EXPECT_NE(out.find("nothing compared"), std::string::npos) << out;
+}
+
+// --simulate: the plan and verdict over a simulated cluster, no job. The model's faults say
+// what is slow, so --fault and --fabric are refused beside it.
+TEST(LocateCommandSimulate, ConflictingFlagsAreUsageErrors) {
+  for (const auto& [flag, edit] : std::vector<std::pair<std::string, void (*)(RawLocateFlags&)>>{
+           {"--simulate and --fabric", [](RawLocateFlags& r) { r.fabric = "t.conf"; }},
+           {"--simulate and --fault", [](RawLocateFlags& r) { r.fault = "slow-rank=1,delay-us=5"; }}}) {
+    RawLocateFlags raw;
+    raw.simulate = "model.json";
+    edit(raw);
+    const auto cmd = resolve_locate_flags(raw);
+    ASSERT_FALSE(cmd.ok()) << flag;
+    EXPECT_EQ(cmd.status().code(), ErrorCode::kUsage);
+    EXPECT_NE(cmd.status().message().find(flag), std::string::npos) << cmd.status().message();
+  }
+}
+
+struct Outcome {
+  int code = 0;
+  std::string out;
+  std::string err;
+};
+
+Outcome simulate(const std::string& model, const std::string& json_out = "") {
+  RawLocateFlags raw;
+  raw.simulate = model;
+  raw.budget = "30";
+  raw.min_bytes = raw.max_bytes = "256K";
+  raw.output_file = json_out;
+  const auto cmd = resolve_locate_flags(raw);
+  EXPECT_TRUE(cmd.ok()) << cmd.status().message();
+  SignalStop signals;
+  ::testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStderr();
+  Outcome o;
+  o.code = print_result(
+      locate_command(*cmd, {"collbench", "locate", "--simulate", model}, signals, std::chrono::steady_clock::now()));
+  o.err = ::testing::internal::GetCapturedStderr();
+  o.out = ::testing::internal::GetCapturedStdout();
+  return o;
+}
+
+TEST(LocateCommandSimulate, ASlowSimulatedHostIsExitTwelveWithAValidReport) {
+  const std::string dir = test_files::scratch_dir();
+  const std::string model = test_files::write_file(
+      dir + "/model.json",
+      R"({"hosts": 4, "ranks_per_host": 2, "seed": 2, "faults": [{"kind": "slow_host", "host": 3, "factor": 0.2}]})");
+  const Outcome o = simulate(model, dir + "/locate.json");
+  EXPECT_EQ(o.code, 12) << o.out << o.err;
+  EXPECT_NE(o.err.find("host h3"), std::string::npos) << o.err;
+  EXPECT_NE(o.out.find("simulated from " + model + " (seed 2"), std::string::npos) << o.out;
+  const std::string json = test_files::read_file(dir + "/locate.json");
+  EXPECT_NE(json.find("\"bootstrap\": \"simulated\""), std::string::npos);
+}
+
+TEST(LocateCommandSimulate, AMissingOrMalformedModelIsTwo) {
+  const std::string dir = test_files::scratch_dir();
+  const std::string typo = test_files::write_file(dir + "/typo.json", R"({"hosts": 4, "faults": [{"kind": "slow"}]})");
+  for (const auto& [model, says] : std::vector<std::pair<std::string, std::string>>{
+           {dir + "/none.json", "--simulate '" + dir + "/none.json'"}, {typo, "faults[0].kind: 'slow'"}}) {
+    const Outcome o = simulate(model);
+    EXPECT_EQ(o.code, 2) << o.err;
+    EXPECT_NE(o.err.find(says), std::string::npos) << o.err;
+  }
 }
 
 }  // namespace

@@ -74,8 +74,9 @@ Result<Network> Network::make(const NetworkShape& shape, const NetworkFaults& fa
   }
   for (const auto& [pair, factor] : faults.link) {
     n.links_[pair] = n.capacity_.size();
-    // The path between two hosts carries what their NICs can, scaled.
-    n.capacity_.push_back(shape.nic_gbps * shape.ranks_per_host * factor);
+    // A slow link as the namespace cluster's `fault link` makes one: the path between the two
+    // hosts, all their rails together, carries `factor` of what one pair of ranks would.
+    n.capacity_.push_back(shape.nic_gbps * factor);
   }
   return n;
 }

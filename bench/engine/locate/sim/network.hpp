@@ -31,7 +31,7 @@ struct NetworkFaults {
   std::map<int, double> host;                  // host -> factor on its ranks' NICs
   std::map<int, double> nic;                   // rank -> factor on its NIC
   std::map<int, double> uplink;                // leaf -> factor on its uplink
-  std::map<std::pair<int, int>, double> link;  // (lower host, higher host) -> factor on the path
+  std::map<std::pair<int, int>, double> link;  // (lower host, higher host) -> the path carries factor x one NIC
 };
 
 struct Transfer {
