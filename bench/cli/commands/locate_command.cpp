@@ -158,6 +158,12 @@ Result<bool> share_verdict(bootstrap::Bootstrap& boot, bool outlier) {
   return v[0] != 0;
 }
 
+// A path flag that refuses "" (an unset variable in a script) rather than taking it as absent.
+CLI::Validator non_empty_path(const std::string& name) {
+  return CLI::Validator([](const std::string& v) { return v.empty() ? std::string("an empty path") : std::string(); },
+                        name);
+}
+
 // --simulate: the model read and checked, the locator run over a SimMeasurer in this process.
 CommandResult simulate_locate(const LocateCommand& cmd, const std::vector<std::string>& argv) {
   CommandResult result = CommandResult::from_launcher(topo::host_name());
@@ -234,15 +240,13 @@ void add_locate_flags(CLI::App& app, RawLocateFlags& raw) {
                  "read on rank 0's host; each leaf's pairs across it are then compared with those inside it, to name "
                  "a slow uplink")
       ->type_name("FILE")
-      ->check(CLI::Validator(
-          [](const std::string& v) { return v.empty() ? std::string("an empty path") : std::string(); }, "FILE"));
+      ->check(non_empty_path("FILE"));
   app.add_option("--simulate", raw.simulate,
                  "Run the same plan and verdict on a simulated cluster instead of this job: MODEL.json gives hosts, "
                  "ranks per host, link speeds, leaves, faults, noise and seed (docs/locate.md); times are modelled "
                  "and the budget is spent in simulated time")
       ->type_name("MODEL.json")
-      ->check(CLI::Validator(
-          [](const std::string& v) { return v.empty() ? std::string("an empty path") : std::string(); }, "MODEL.json"));
+      ->check(non_empty_path("MODEL.json"));
   app.add_option("--fault", raw.fault,
                  "TEST ONLY, never in production: slow-rank=R,delay-us=U[,min-size=S] delays every timed operation of "
                  "rank R (all_reduce, pairs, rings) by U microseconds; split-hosts=N pretends the ranks sit on N hosts "
