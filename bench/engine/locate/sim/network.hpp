@@ -28,10 +28,11 @@ struct NetworkShape {
 };
 
 struct NetworkFaults {
-  std::map<int, double> host;                  // host -> factor on its ranks' NICs
-  std::map<int, double> nic;                   // rank -> factor on its NIC
-  std::map<int, double> uplink;                // leaf -> factor on its uplink
-  std::map<std::pair<int, int>, double> link;  // (lower host, higher host) -> the path carries factor x one NIC
+  // Defaults so that a designated initializer may name only the faults it sets.
+  std::map<int, double> host = {};                  // host -> factor on its ranks' NICs
+  std::map<int, double> nic = {};                   // rank -> factor on its NIC
+  std::map<int, double> uplink = {};                // leaf -> factor on its uplink
+  std::map<std::pair<int, int>, double> link = {};  // (lower host, higher host) -> the path carries factor x one NIC
 };
 
 struct Transfer {
