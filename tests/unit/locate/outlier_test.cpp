@@ -190,5 +190,65 @@ TEST(Outlier, ScalesToAHalfMillionPairs) {
   EXPECT_TRUE(j[1234].outlier);
 }
 
+// judge_apart by its definition: each group against the median and MAD of the other groups.
+std::vector<Judgement> naive_apart(const std::vector<double>& values, const std::vector<int>& groups,
+                                   const OutlierRule& rule) {
+  std::vector<Judgement> out;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    std::vector<double> rest;
+    for (std::size_t k = 0; k < values.size(); ++k) {
+      if (groups[k] != groups[i]) rest.push_back(values[k]);
+    }
+    Judgement j{values[i], values[i], 0, 0, 0, false};
+    if (!rest.empty()) {
+      j.reference = median_of(rest);
+      for (double& v : rest) v = std::abs(v - j.reference);
+      j.spread = std::max(median_of(rest), rule.mad_floor * std::abs(j.reference));
+    }
+    out.push_back(j);
+  }
+  return out;
+}
+
+TEST(Outlier, JudgedApartFastAgreesWithTheDefinition) {
+  std::mt19937 gen(5);
+  std::uniform_int_distribution<int> level(1, 30);  // coarse levels make ties
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::size_t n = 1 + static_cast<std::size_t>(trial % 41);
+    std::uniform_int_distribution<int> group(0, 1 + trial % 9);
+    std::vector<double> v(n);
+    std::vector<int> g(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      v[i] = trial % 2 == 0 ? level(gen) * 0.25 : std::ldexp(level(gen), -level(gen) % 7) + 1e-3 * level(gen);
+      g[i] = group(gen);
+    }
+    OutlierRule rule;
+    rule.min_gap = 0.2;
+    rule.threshold_mads = 2;
+    const auto fast = judge_apart(v, g, rule);
+    const auto slow = naive_apart(v, g, rule);
+    for (std::size_t i = 0; i < n; ++i) {
+      EXPECT_EQ(fast[i].reference, slow[i].reference) << "trial " << trial << " i " << i;
+      EXPECT_EQ(fast[i].spread, slow[i].spread) << "trial " << trial << " i " << i;
+    }
+  }
+  // Not every value finite: judged the slow way, alike.
+  const auto odd = judge_apart(std::vector<double>{1, 2, INFINITY, 2}, std::vector<int>{0, 1, 2, 3}, {});
+  EXPECT_EQ(odd[0].reference, 2);
+}
+
+TEST(Outlier, JudgesEightThousandRanksOfAThousandHostsApart) {
+  std::vector<double> v(8192);
+  std::vector<int> hosts(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    v[i] = 17 + static_cast<double>(i % 89) * 0.01;
+    hosts[i] = static_cast<int>(i / 8);
+  }
+  for (std::size_t i = 6008; i < 6016; ++i) v[i] = 4.5;
+  const auto j = judge_apart(v, hosts, OutlierRule{});
+  EXPECT_EQ(std::count_if(j.begin(), j.end(), [](const Judgement& x) { return x.outlier; }), 8);
+  EXPECT_TRUE(j[6008].outlier && j[6015].outlier);
+}
+
 }  // namespace
 }  // namespace collbench::engine::locate
