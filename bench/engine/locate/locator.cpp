@@ -176,7 +176,8 @@ class Locator {
   PlanInputs inputs_;
   LocatePlan plan_;
   bool p2p_ok_ = true;
-  std::vector<Round> rounds_;
+  PairSchedule schedule_;
+  std::vector<Round> first_pass_;  // pass_rounds(schedule_, places, 0)
   std::vector<Group> host_rings_;
   std::vector<Group> rail_rings_;
   double plan_start_s_ = 0;
@@ -260,8 +261,8 @@ Status Locator::probe() {
   v[ProbeFigures::kOverheadS] = overhead;
   v[ProbeFigures::kAllReduceLoS] = most(ar_lo, per_iteration);
   v[ProbeFigures::kAllReduceHiS] = most(ar_hi, per_iteration);
-  if (!rounds_.empty()) {
-    const std::vector<RingPeers> peers = peers_of(rounds_.front(), m_.size());
+  if (!first_pass_.empty()) {
+    const std::vector<RingPeers> peers = peers_of(first_pass_.front(), m_.size());
     auto p_lo = m_.p2p(lo, peers, 1, kProbeIterations, 0);
     if (!p_lo.ok() && p_lo.status().code() != ErrorCode::kUnsupported) return p_lo.status();
     if (p_lo.ok()) {
@@ -300,7 +301,7 @@ void Locator::make_plan() {
   }
   inputs_.min_bytes = o_.min_bytes;
   inputs_.max_bytes = o_.max_bytes;
-  inputs_.pair_rounds = p2p_ok_ ? static_cast<int>(rounds_.size()) : 0;
+  inputs_.pair_rounds = p2p_ok_ ? static_cast<int>(first_pass_.size()) : 0;
   inputs_.group_kinds = p2p_ok_ ? (host_rings_.empty() ? 0 : 1) + (rail_rings_.empty() ? 0 : 1) : 0;
   const double reserve = std::max(kReserveMinS, kReserveShare * o_.budget_s);
   inputs_.seconds = std::max(0.0, o_.budget_s - plan_start_s_ - reserve);
@@ -310,6 +311,12 @@ void Locator::make_plan() {
   }
   if (!p2p_ok_) {
     plan_.pairs.note = plan_.groups.note = "no point-to-point exchange in this backend";
+  } else if (schedule_.sampled && !plan_.pairs.skipped) {
+    const std::string sampled = "sampled: " + std::to_string(schedule_.rounds_per_pass) +
+                                " rounds of random host pairs per pass, of the " +
+                                std::to_string(schedule_.every_pair_rounds) + " that meeting every pair would take";
+    plan_.pairs.note = plan_.pairs.note.empty() ? sampled : sampled + "; " + plan_.pairs.note;
+    report_.notes.push_back("pairs " + sampled);
   }
   steps_total_ = plan_.straggler.sizes.size() + static_cast<std::size_t>(plan_.pairs.skipped ? 0 : plan_.pairs.steps) +
                  static_cast<std::size_t>(plan_.groups.skipped ? 0 : plan_.groups.steps);
@@ -442,12 +449,12 @@ Status Locator::pairs() {
   const double deadline = plan_start_s_ + plan_.straggler.seconds + plan.seconds;
   std::string cut;
   const std::uint64_t bytes = plan.skipped ? 0 : plan.sizes.front();
-  const int per_pass = static_cast<int>(rounds_.size());
+  const int per_pass = static_cast<int>(first_pass_.size());
   report_.pair_bytes = bytes;
   report_.pair_rounds = per_pass;
   report_.pair_passes = plan.skipped ? 0 : plan.passes;
   p2p_cost_s_ = inputs_.p2p.at(bytes);
-  std::vector<Round> pass_rounds;
+  std::vector<Round> this_pass;
   Agreed a;
   if (!plan.skipped) {
     COLLBENCH_ASSIGN_OR_RETURN(a, agree());
@@ -460,8 +467,8 @@ Status Locator::pairs() {
       break;
     }
     const int r = step % per_pass;
-    if (r == 0) pass_rounds = relabel(rounds_, m_.size(), step / per_pass);
-    const Round& round = pass_rounds[static_cast<std::size_t>(r)];
+    if (r == 0) this_pass = step == 0 ? first_pass_ : pass_rounds(schedule_, o_.places, step / per_pass);
+    const Round& round = this_pass[static_cast<std::size_t>(r)];
     const std::vector<RingPeers> peers = peers_of(round, m_.size());
     COLLBENCH_ASSIGN_OR_RETURN(const Warmed w, warm_up(bytes, peers, inputs_.pairs.warmup, p2p_cost_s_));
     if (w.agreed.stop) return interrupted();
@@ -684,7 +691,8 @@ Result<report::LocateReport> Locator::run() {
   PhasePlan setup;
   setup.seconds = elapsed();
   record_phase("setup", setup, 0, "");
-  rounds_ = round_robin(m_.size());
+  schedule_ = choose_pair_schedule(o_.places);
+  first_pass_ = locate::pass_rounds(schedule_, o_.places, 0);
   COLLBENCH_RETURN_IF_ERROR(m_.allocate(std::max(o_.max_bytes, o_.min_bytes)));
   COLLBENCH_RETURN_IF_ERROR(probe());
   make_plan();

@@ -1,24 +1,53 @@
 #include "bench/engine/locate/schedule.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace collbench::engine::locate {
 
-std::vector<Round> round_robin(int n) {
-  std::vector<Round> rounds;
-  if (n < 2) return rounds;
-  // Odd n gets a phantom rank; whoever meets it sits the round out.
+namespace {
+
+// Rounds in the circle method for n ranks: odd n gets a phantom rank, whoever meets it sits
+// the round out.
+int circle_rounds(int n) { return n < 2 ? 0 : (n % 2 == 0 ? n - 1 : n); }
+
+// splitmix64: a small generator whose sequence is fixed by its seed on every platform.
+std::uint64_t next_draw(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+// 0..n-1 in an order fixed by the seed (Fisher-Yates).
+std::vector<int> shuffled(int n, std::uint64_t seed) {
+  std::vector<int> order(static_cast<std::size_t>(std::max(n, 0)));
+  for (int i = 0; i < n; ++i) order[static_cast<std::size_t>(i)] = i;
+  std::uint64_t state = seed;
+  for (std::size_t i = order.size(); i > 1; --i) {
+    std::swap(order[i - 1], order[next_draw(state) % i]);
+  }
+  return order;
+}
+
+}  // namespace
+
+Round round_robin_round(int n, int r) {
+  Round round;
+  if (r < 0 || r >= circle_rounds(n)) return round;
   const int m = n % 2 == 0 ? n : n + 1;
   const int ring = m - 1;  // ranks 0..m-2 turn around a circle, rank m-1 stays put
-  for (int r = 0; r < ring; ++r) {
-    Round round;
-    const auto add = [&](int x, int y) {
-      if (x < n && y < n) round.push_back({std::min(x, y), std::max(x, y)});
-    };
-    add(r, m - 1);
-    for (int k = 1; k < m / 2; ++k) add((r + k) % ring, (r - k + ring) % ring);
-    rounds.push_back(std::move(round));
-  }
+  const auto add = [&](int x, int y) {
+    if (x < n && y < n) round.push_back({std::min(x, y), std::max(x, y)});
+  };
+  add(r, m - 1);
+  for (int k = 1; k < m / 2; ++k) add((r + k) % ring, (r - k + ring) % ring);
+  return round;
+}
+
+std::vector<Round> round_robin(int n) {
+  std::vector<Round> rounds;
+  for (int r = 0; r < circle_rounds(n); ++r) rounds.push_back(round_robin_round(n, r));
   return rounds;
 }
 
@@ -81,6 +110,51 @@ RingPeers ring_peers(const Group& group, int rank) {
 std::vector<Group> measurable(std::vector<Group> groups) {
   std::erase_if(groups, [](const Group& g) { return g.ranks.size() < 2; });
   return groups;
+}
+
+PairSchedule choose_pair_schedule(std::span<const RankPlace> places) {
+  const int n = static_cast<int>(places.size());
+  PairSchedule s{.sampled = false, .rounds_per_pass = circle_rounds(n), .every_pair_rounds = circle_rounds(n)};
+  if (s.every_pair_rounds <= kMaxExhaustiveRounds) return s;
+  // Enough rounds that each host meets several others, growing with log2 of the hosts (the
+  // adaptive part is the confirmation of suspects, and the passes the budget holds).
+  const int hosts = std::max(1, static_cast<int>(host_groups(places).size()));
+  const int units = hosts >= 2 ? hosts : n;  // one host: its ranks are paired instead
+  const int wanted = std::max(8, 2 * static_cast<int>(std::ceil(std::log2(static_cast<double>(units)))));
+  s.sampled = true;
+  s.rounds_per_pass = std::min(wanted, circle_rounds(units));
+  return s;
+}
+
+std::vector<Round> pass_rounds(const PairSchedule& schedule, std::span<const RankPlace> places, int pass) {
+  const int n = static_cast<int>(places.size());
+  if (!schedule.sampled) return relabel(round_robin(n), n, pass);
+  return sampled_rounds(places, schedule.rounds_per_pass, static_cast<std::uint64_t>(pass));
+}
+
+std::vector<Round> sampled_rounds(std::span<const RankPlace> places, int count, std::uint64_t seed) {
+  const int n = static_cast<int>(places.size());
+  std::vector<Group> hosts = host_groups(places);
+  if (hosts.size() < 2) {  // one host: its ranks, each a group of one
+    hosts.clear();
+    for (int r = 0; r < n; ++r) hosts.push_back({GroupKind::kHost, "", {r}});
+  }
+  const int units = static_cast<int>(hosts.size());
+  const std::vector<int> order = shuffled(units, seed);
+  std::vector<Round> rounds;
+  for (int r = 0; r < std::min(count, circle_rounds(units)); ++r) {
+    Round round;
+    for (const RankPair& hp : round_robin_round(units, r)) {
+      const Group& x = hosts[static_cast<std::size_t>(order[static_cast<std::size_t>(hp.a)])];
+      const Group& y = hosts[static_cast<std::size_t>(order[static_cast<std::size_t>(hp.b)])];
+      for (std::size_t k = 0; k < std::min(x.ranks.size(), y.ranks.size()); ++k) {
+        round.push_back({std::min(x.ranks[k], y.ranks[k]), std::max(x.ranks[k], y.ranks[k])});
+      }
+    }
+    std::sort(round.begin(), round.end(), [](const RankPair& p, const RankPair& q) { return p.a < q.a; });
+    rounds.push_back(std::move(round));
+  }
+  return rounds;
 }
 
 std::vector<RingPeers> peers_of(const Round& round, int n) {

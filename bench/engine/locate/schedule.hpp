@@ -2,6 +2,7 @@
 // groups (hosts, rails) of the group phase. Pure functions of the rank count and placement.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
@@ -24,6 +25,9 @@ std::vector<Round> round_robin(int n);
 // once, but most pairs now run beside other pairs, so that a repeated pass does not simply
 // repeat the contention of the first (with 4 ranks no schedule can: there are only 3 rounds).
 std::vector<Round> relabel(const std::vector<Round>& rounds, int n, int shift);
+
+// Round `r` (0 <= r < rounds) of round_robin(n) alone, without making the others.
+Round round_robin_round(int n, int r);
 
 // The partner of `rank` in `round`, or -1 when it sits the round out.
 int partner_in(const Round& round, int rank);
@@ -66,5 +70,29 @@ std::vector<RingPeers> peers_of(std::span<const Group> groups, int n);
 
 // The groups of one kind that a ring can measure (two ranks or more).
 std::vector<Group> measurable(std::vector<Group> groups);
+
+// Whom the pair phase sets against whom. Up to kMaxExhaustiveRounds rounds every pair meets
+// (round_robin); a larger job would need N - 1 rounds for N ranks (8,191 at 1,024 hosts x 8),
+// so it samples: each pass is `rounds_per_pass` rounds of random host pairs (sampled_rounds),
+// a fresh draw per pass. A slow host is then in all of its pairs and each of its partners in
+// one of theirs, which is what the verdict's upper quartile per rank and median per link need.
+constexpr int kMaxExhaustiveRounds = 31;
+struct PairSchedule {
+  bool sampled = false;
+  int rounds_per_pass = 0;    // what one pass measures
+  int every_pair_rounds = 0;  // what meeting every pair would take (round_robin)
+};
+PairSchedule choose_pair_schedule(std::span<const RankPlace> places);
+
+// The rounds of pass `pass` (0, 1, ...): round_robin relabelled by `pass`, or a fresh sample.
+std::vector<Round> pass_rounds(const PairSchedule& schedule, std::span<const RankPlace> places, int pass);
+
+// Sampled rounds: `count` rounds of a round-robin over the hosts, the hosts first shuffled
+// by a generator seeded with `seed` (the same on every rank), so that a host never meets the
+// same host twice in one pass. In each host pair the k-th rank of one host meets the k-th of
+// the other (rail-aligned, as cross-host traffic runs); ranks without a counterpart, and a
+// host left over by an odd count, sit the round out. With one host, the ranks are shuffled
+// and paired instead. At most as many rounds as there are (hosts - 1, or hosts when odd).
+std::vector<Round> sampled_rounds(std::span<const RankPlace> places, int count, std::uint64_t seed);
 
 }  // namespace collbench::engine::locate

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <string>
 #include <utility>
 
 namespace collbench::engine::locate {
@@ -140,6 +141,84 @@ TEST(Rings, PairsSingletonsAndStrangers) {
   EXPECT_EQ(ring_peers(alone, 3).send, -1);
   EXPECT_EQ(ring_peers(alone, 3).recv, -1);
   EXPECT_EQ(ring_peers(pair, 0).send, -1);
+}
+
+// `hosts` hosts of `per_host` ranks, host by host.
+std::vector<RankPlace> grid(int hosts, int per_host) {
+  std::vector<RankPlace> places;
+  for (int h = 0; h < hosts; ++h) {
+    for (int k = 0; k < per_host; ++k) places.push_back({"h" + std::to_string(h), k, ""});
+  }
+  return places;
+}
+
+TEST(PairSchedule, EveryPairUpToTheLimitThenSampled) {
+  const PairSchedule small = choose_pair_schedule(grid(4, 8));  // 32 ranks: 31 rounds
+  EXPECT_FALSE(small.sampled);
+  EXPECT_EQ(small.rounds_per_pass, 31);
+  EXPECT_EQ(pass_rounds(small, grid(4, 8), 1), relabel(round_robin(32), 32, 1));
+
+  const PairSchedule wide = choose_pair_schedule(grid(1024, 8));
+  EXPECT_TRUE(wide.sampled);
+  EXPECT_EQ(wide.every_pair_rounds, 8191);
+  EXPECT_EQ(wide.rounds_per_pass, 20);  // 2 x log2(1,024 hosts)
+  EXPECT_EQ(choose_pair_schedule(grid(16, 8)).rounds_per_pass, 8);
+  EXPECT_EQ(choose_pair_schedule(grid(5, 8)).rounds_per_pass, 5);    // no more than 5 hosts have rounds
+  EXPECT_EQ(choose_pair_schedule(grid(1, 64)).rounds_per_pass, 12);  // one host: its ranks are paired
+}
+
+TEST(PairSchedule, SampledRoundsPairTheSameRailOfDistinctHostsOncePerPass) {
+  const std::vector<RankPlace> places = grid(37, 4);
+  const auto rounds = sampled_rounds(places, 12, 7);
+  ASSERT_EQ(rounds.size(), 12u);
+  std::set<std::pair<std::string, std::string>> links;
+  for (const Round& round : rounds) {
+    std::set<int> busy;
+    EXPECT_EQ(round.size(), 18u * 4u);  // 36 of 37 hosts, one sits out
+    for (const RankPair& p : round) {
+      EXPECT_LT(p.a, p.b);
+      EXPECT_TRUE(busy.insert(p.a).second && busy.insert(p.b).second) << "a rank twice in a round";
+      const RankPlace& x = places[static_cast<std::size_t>(p.a)];
+      const RankPlace& y = places[static_cast<std::size_t>(p.b)];
+      EXPECT_NE(x.host, y.host);
+      EXPECT_EQ(x.local_rank, y.local_rank);
+      if (x.local_rank == 0) {
+        EXPECT_TRUE(links.insert({x.host, y.host}).second) << "hosts met twice in a pass";
+      }
+    }
+  }
+}
+
+TEST(PairSchedule, PassesAreFreshDrawsTheSameOnEveryRank) {
+  const std::vector<RankPlace> places = grid(64, 2);
+  EXPECT_EQ(sampled_rounds(places, 12, 3), sampled_rounds(places, 12, 3));
+  EXPECT_NE(sampled_rounds(places, 12, 3), sampled_rounds(places, 12, 4));
+}
+
+TEST(PairSchedule, UnevenHostsAndOneHost) {
+  // Host a has three ranks, b one: only their first ranks have a counterpart.
+  const std::vector<RankPlace> uneven = {{"a", 0, ""}, {"a", 1, ""}, {"a", 2, ""}, {"b", 0, ""}};
+  const auto rounds = sampled_rounds(uneven, 8, 0);
+  ASSERT_EQ(rounds.size(), 1u);
+  EXPECT_EQ(rounds[0], (Round{{0, 3}}));
+
+  const auto one_host = sampled_rounds(grid(1, 40), 10, 5);
+  ASSERT_EQ(one_host.size(), 10u);
+  std::set<std::pair<int, int>> seen;
+  for (const Round& round : one_host) {
+    EXPECT_EQ(round.size(), 20u);
+    for (const RankPair& p : round) EXPECT_TRUE(seen.insert({p.a, p.b}).second);
+  }
+  EXPECT_TRUE(sampled_rounds(grid(1, 1), 4, 0).empty());
+}
+
+TEST(RoundRobin, OneRoundAloneIsThatRoundOfTheWhole) {
+  for (int n : {2, 5, 8, 13}) {
+    const auto all = round_robin(n);
+    for (int r = 0; r < static_cast<int>(all.size()); ++r)
+      EXPECT_EQ(round_robin_round(n, r), all[static_cast<std::size_t>(r)]);
+    EXPECT_TRUE(round_robin_round(n, static_cast<int>(all.size())).empty());
+  }
 }
 
 }  // namespace

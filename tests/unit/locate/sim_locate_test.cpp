@@ -92,5 +92,49 @@ TEST(SimLocate, SixteenHostsOfEightRanksNameEachFaultAsWhatItIs) {
   }
 }
 
+// Above 32 ranks the pairs are sampled: rounds of random host pairs, not every pair.
+TEST(SimLocate, OneHundredTwentyEightHostsAreSampledAndEachFaultNamed) {
+  const struct {
+    const char* faults;
+    std::vector<std::string> named;
+  } cases[] = {
+      {"[]", {}},
+      {R"([{"kind": "slow_host", "host": 77, "factor": 0.05}])", {"host h77"}},
+      {R"([{"kind": "slow_host", "host": 3, "factor": 0.5}])", {"host h3"}},
+      {R"([{"kind": "slow_uplink", "leaf": 5, "factor": 0.2}])", {"uplink of switch s5"}},
+      {R"([{"kind": "slow_host", "host": 10, "factor": 0.2}, {"kind": "slow_host", "host": 100, "factor": 0.2}])",
+       {"host h10", "host h100"}},
+  };
+  for (const auto& c : cases) {
+    const SimRun run = locate(std::string(R"({"hosts": 128, "ranks_per_host": 8, "hosts_per_leaf": 16, "seed": 2,
+        "noise": {"sigma": 0.05, "spike_probability": 0.001, "spike_factor": 3}, "faults": )") +
+                                  c.faults + "}",
+                              120);
+    EXPECT_EQ(labels(run.report), c.named) << c.faults;
+    EXPECT_EQ(run.report.pair_rounds, 14) << "2 x log2(128 hosts) rounds per pass, of 1,023";
+    EXPECT_LE(run.report.pair_steps_measured, 3 * 14);
+  }
+}
+
+// The issue's largest fleet: 1,024 hosts of 8 ranks, 256 KiB messages, within 120 s of
+// simulated time and a few seconds of CPU.
+TEST(SimLocate, AThousandHostsNameTheSlowOneWithinTheBudget) {
+  const auto model = parse_sim_model(R"({"hosts": 1024, "ranks_per_host": 8, "nic_gbps": 25, "hosts_per_leaf": 32,
+      "seed": 4, "noise": {"sigma": 0.05, "spike_probability": 0.001, "spike_factor": 3},
+      "faults": [{"kind": "slow_host", "host": 613, "factor": 0.2}]})");
+  ASSERT_TRUE(model.ok()) << model.status().message();
+  auto m = SimMeasurer::make(*model);
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  LocateOptions options;
+  options.budget_s = 120;
+  options.min_bytes = options.max_bytes = 256 << 10;
+  options.places = places_of(m->network());
+  const auto rep = run_locate(options, *m, {});
+  ASSERT_TRUE(rep.ok()) << rep.status().message();
+  EXPECT_EQ(labels(*rep), (std::vector<std::string>{"host h613"}));
+  EXPECT_EQ(rep->pair_rounds, 20);
+  EXPECT_LE(rep->spent_s, 120);
+}
+
 }  // namespace
 }  // namespace collbench::engine::locate::sim
