@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <string>
 
@@ -12,6 +13,32 @@
 
 namespace collbench::report {
 namespace {
+
+// Lists longer than this (a job of hundreds of hosts has thousands of ranks and a quarter of a
+// million pairs) show only what a reader acts on: the outliers, the suspects and the lowest
+// figures, with a line that says how many more there are; every row stays in the JSON (-J).
+constexpr std::size_t kListedRows = 64;
+constexpr std::size_t kLowestShown = 10;
+
+// The positions of the `count` lowest of `values` (NaN last), in ascending order of value.
+template <typename Rows, typename Value>
+std::vector<std::size_t> lowest(const Rows& rows, std::size_t count, Value value) {
+  std::vector<std::size_t> order(rows.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const auto key = [&](std::size_t i) {
+    const double v = value(rows[i]);
+    return std::isnan(v) ? std::numeric_limits<double>::infinity() : v;
+  };
+  const std::size_t shown = std::min(count, order.size());
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(shown), order.end(),
+                    [&](std::size_t a, std::size_t b) { return key(a) < key(b); });
+  order.resize(shown);
+  return order;
+}
+
+std::string more_rows_line(std::size_t more, const char* what) {
+  return "  ... " + std::to_string(more) + " more " + what + " (every row in the JSON report, -J)\n";
+}
 
 std::string left(std::string_view s, std::size_t width) { return pad(s, width, Align::kLeft); }
 std::string right(std::string_view s, std::size_t width) { return pad(s, width, Align::kRight); }
@@ -54,6 +81,14 @@ std::string join_ranks(const std::vector<int>& ranks) {
   return s;
 }
 
+// A ring's members in its row: a rail of 1,024 hosts has 1,024 of them.
+std::string ring_ranks(const std::vector<int>& ranks) {
+  constexpr std::size_t kListed = 16;
+  if (ranks.size() <= kListed) return join_ranks(ranks);
+  return join_ranks({ranks.begin(), ranks.begin() + 3}) + ", ..., " + std::to_string(ranks.back()) + " (" +
+         std::to_string(ranks.size()) + " ranks)";
+}
+
 void write_header(std::ostream& out, const LocateReport& rep) {
   out << job_header_line(rep.job, "locate") << ", budget " << format_shortest(rep.budget_s) << " s\n#\n";
   std::size_t host_w = 4;
@@ -69,6 +104,10 @@ void write_header(std::ostream& out, const LocateReport& rep) {
   const auto leaf_cell = [&](const std::string& text) {
     return leaf_w == 0 ? std::string() : left(text, leaf_w) + "  ";
   };
+  if (rep.ranks.size() > kListedRows) {
+    out << "# " << rep.ranks.size() << " ranks: the rank table is in the JSON report (-J)\n";
+    return;
+  }
   out << right("rank", 6) << "  " << left("host", host_w) << "  " << leaf_cell("switch") << left("local", 5) << "  "
       << left("device", dev_w) << "  " << left("gpu", 3) << "  nic\n";
   for (const auto& r : rep.ranks) {
@@ -104,17 +143,23 @@ void write_pairs(std::ostream& out, const LocateReport& rep) {
     out << not_run(rep, "pairs") << "\n";
     return;
   }
-  out << ": " << format_bytes(rep.pair_bytes) << " each way; " << rep.pair_rounds << " rounds cover every pair once, "
+  out << ": " << format_bytes(rep.pair_bytes) << " each way; " << rep.pair_rounds << " rounds per pass, "
       << rep.pair_passes << " pass" << (rep.pair_passes == 1 ? "" : "es") << " planned, " << rep.pair_steps_measured
       << " rounds measured\n";
   out << right("pair", 11) << "  " << left("class", 10) << right("round", 6) << right("passes", 7)
       << right("iterations", 12) << right("time(us)", 12) << right("GB/s", 10) << "\n";
-  for (const auto& p : rep.pairs) {
+  const auto row = [&](const LocatePair& p) {
     out << right(std::to_string(p.a) + "-" + std::to_string(p.b), 11) << "  "
         << left(p.inter_host ? "inter_host" : "intra_host", 10) << right(std::to_string(p.round), 6)
         << right(std::to_string(p.passes), 7) << right(format_uint(p.iterations), 12)
         << right(format_fixed(p.time_us, 1), 12) << right(format_fixed(p.gbps, 2), 10) << "\n";
+  };
+  if (rep.pairs.size() <= kListedRows) {
+    for (const auto& p : rep.pairs) row(p);
+    return;
   }
+  for (std::size_t i : lowest(rep.pairs, kLowestShown, [](const LocatePair& p) { return p.gbps; })) row(rep.pairs[i]);
+  out << more_rows_line(rep.pairs.size() - std::min(kLowestShown, rep.pairs.size()), "pairs, faster than these");
 }
 
 void write_groups(std::ostream& out, const LocateReport& rep) {
@@ -128,11 +173,19 @@ void write_groups(std::ostream& out, const LocateReport& rep) {
   for (const auto& g : rep.groups) label_w = std::max(label_w, g.kind.size() + 1 + g.label.size());
   out << "  " << left("group", label_w) << "  " << left("ranks", 16) << right("iterations", 12) << right("time(us)", 12)
       << right("GB/s", 10) << "\n";
-  for (const auto& g : rep.groups) {
-    out << "  " << left(g.kind + " " + g.label, label_w) << "  " << left(join_ranks(g.ranks), 16)
+  const auto row = [&](const LocateGroup& g) {
+    out << "  " << left(g.kind + " " + g.label, label_w) << "  " << left(ring_ranks(g.ranks), 16)
         << right(format_uint(g.iterations), 12) << right(format_fixed(g.time_us, 1), 12)
         << right(format_fixed(g.gbps, 2), 10) << "\n";
+  };
+  if (rep.groups.size() <= kListedRows) {
+    for (const auto& g : rep.groups) row(g);
+    return;
   }
+  for (std::size_t i : lowest(rep.groups, kLowestShown, [](const LocateGroup& g) { return g.gbps; })) {
+    row(rep.groups[i]);
+  }
+  out << more_rows_line(rep.groups.size() - std::min(kLowestShown, rep.groups.size()), "rings, faster than these");
 }
 
 std::string details_text(const LocateFigure& f) {
@@ -160,9 +213,22 @@ void write_comparison(std::ostream& out, const LocateComparison& c) {
   out << "# " << c.name << " (" << c.metric << ", " << c.unit << "; higher is better)";
   if (!c.compared) out << ": not compared: " << c.note;
   out << "\n";
+  // A long comparison shows its outliers, its suspects and its lowest figures, in their order.
+  std::vector<bool> shown(c.figures.size(), c.figures.size() <= kListedRows);
+  if (c.figures.size() > kListedRows) {
+    const auto judged_value = [](const LocateFigure& f) {
+      return f.judged ? f.value : std::numeric_limits<double>::quiet_NaN();
+    };
+    for (std::size_t i : lowest(c.figures, kLowestShown, judged_value)) shown[i] = c.figures[i].judged;
+    for (std::size_t i = 0; i < c.figures.size(); ++i) {
+      if (c.figures[i].outlier || c.figures[i].recheck != LocateRecheck::kNone) shown[i] = true;
+    }
+  }
   std::size_t label_w = 6;
   for (const auto& f : c.figures) label_w = std::max(label_w, f.label.size());
-  for (const auto& f : c.figures) {
+  for (std::size_t i = 0; i < c.figures.size(); ++i) {
+    if (!shown[i]) continue;
+    const LocateFigure& f = c.figures[i];
     out << "  " << left(f.label, label_w) << right(figure_text(f.value, c.unit), 10);
     if (f.judged) {
       out << "  others " << right(figure_text(f.reference, c.unit), 8) << right(percent(f.gap) + " below", 12)
@@ -175,6 +241,8 @@ void write_comparison(std::ostream& out, const LocateComparison& c) {
     if (f.outlier) out << "  OUTLIER";
     out << recheck_text(f.recheck) << "\n";
   }
+  const auto hidden = static_cast<std::size_t>(std::count(shown.begin(), shown.end(), false));
+  if (hidden > 0) out << more_rows_line(hidden, "figures, none of them an outlier");
 }
 
 // Suspects that were fast alone, or that the budget left unconfirmed: worth knowing, but not

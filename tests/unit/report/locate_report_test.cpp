@@ -227,6 +227,48 @@ TEST(LocateText, NoOutlier) {
   EXPECT_EQ(text.find("OUTLIER"), std::string::npos) << text;
 }
 
+// A fleet's report: thousands of ranks, pairs and figures. The text keeps what a reader acts on
+// (the lowest pairs and rings, every outlier and suspect, the lowest judged figures) and says
+// how many rows the JSON holds beside them.
+TEST(LocateText, LongListsShowTheLowestAndEveryOutlier) {
+  LocateReport r = sample(false);
+  r.ranks.clear();
+  r.pairs.clear();
+  r.groups.clear();
+  LocateComparison c{"inter-host pairs", "pairs", "pair", "p2p_gbps", "GB/s", true, "", {}};
+  for (int i = 0; i < 1000; ++i) {
+    r.ranks.push_back({i, "h" + std::to_string(i / 8), i % 8, "cpu", "CPUs 0-1", "", "", "", ""});
+    const double gbps = i == 700 ? 1.0 : 20.0 + (i % 50) * 0.01;
+    r.pairs.push_back({i, i + 1000, true, 0, 1, 50, 100, gbps});
+    LocateFigure f;
+    f.label = "pair " + std::to_string(i) + "-" + std::to_string(i + 1000);
+    f.value = gbps;
+    f.judged = i != 5;  // a figure set aside is not among the lowest shown
+    f.set_aside = i == 5 ? "named above" : "";
+    f.outlier = i == 700;
+    f.recheck = i == 901 ? LocateRecheck::kNotConfirmed : LocateRecheck::kNone;
+    c.figures.push_back(std::move(f));
+  }
+  r.groups.push_back({"rail", "local rank 0", std::vector<int>(r.ranks.size() / 8), 50, 100, 3.0});
+  r.comparisons = {c};
+  const std::string text = text_of(r);
+  EXPECT_NE(text.find("# 1000 ranks: the rank table is in the JSON report (-J)\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("CPUs 0-1"), std::string::npos) << text;
+  EXPECT_NE(text.find("700-1700  inter_host"), std::string::npos) << text;
+  EXPECT_NE(text.find("  ... 990 more pairs, faster than these (every row in the JSON report, -J)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("0, 0, 0, ..., 0 (125 ranks)"), std::string::npos) << text;
+  EXPECT_NE(text.find("pair 700-1700"), std::string::npos) << text;
+  EXPECT_NE(text.find("pair 901-1901"), std::string::npos) << text;  // a suspect
+  EXPECT_EQ(text.find("pair 5-1005 "), std::string::npos) << text;
+  EXPECT_EQ(text.find("pair 49-1049 "), std::string::npos) << text;  // among the highest
+  // 1,000 figures: the outlier, the suspect and the 10 lowest judged (the outlier one of them).
+  EXPECT_NE(text.find("  ... 989 more figures, none of them an outlier (every row in the JSON report, -J)\n"),
+            std::string::npos)
+      << text;
+}
+
 // --fabric: each rank's leaf switch in the JSON and as a column of the rank table; an uplink
 // finding (subject switch, metric uplink_share) valid against the schema and described by its hosts.
 TEST(LocateJson, SwitchesOfAFabric) {
