@@ -138,27 +138,9 @@ apply_fault() {
   esac
 }
 
-# exact / missed / false for one document, against the expected answer.
+# exact / missed / false for one document, against the expected answer (scripts/locate-judge.jq).
 judge() {
-  local json=$1 expected=$2
-  jq -r --arg want "$expected" '
-    # A finding is right when it lies inside the fault: on a faulted host, or (for a link) a
-    # pair or link whose two hosts are the link'"'"'s.
-    # For an uplink, a switch finding that names that switch (with two leaves, the path between
-    # them names both).
-    def right($w; $faulty): if $w[0] == "link" then (.hosts | sort) == ($faulty | sort)
-                            elif $w[0] == "switch" then .subject == "switch" and (.label | test("switch " + $faulty[0] + "( |$)"))
-                            else ([.hosts[] | select(. as $h | $faulty | index($h))] | length) == (.hosts | length) end;
-    ($want | split(" ") | map(select(length > 0))) as $w
-    | (if ($w | length) == 0 then [] else $w[1:] end) as $faulty
-    | [.findings[] | {subject, hosts, "label": .label}] as $f
-    | ([$f[] | select(right($w; $faulty) | not)] | length) as $innocent
-    | (if ($faulty | length) == 0 then true
-       elif $w[0] == "link" or $w[0] == "switch" then ([$f[] | select(right($w; $faulty))] | length) > 0
-       else all($faulty[]; . as $h | [$f[] | select(.hosts | index($h))] | length > 0) end) as $found
-    | if $innocent > 0 then "false"
-      elif ($faulty | length) == 0 then (if ($f | length) == 0 then "exact" else "false" end)
-      elif $found then "exact" else "missed" end' "$json" 2>/dev/null || echo "error"
+  jq -L "$ROOT_DIR/scripts" -r --arg want "$2" 'include "locate-judge"; judge($want)' "$1" 2>/dev/null || echo "error"
 }
 
 results=$WORK/results.tsv
