@@ -47,6 +47,7 @@ Round round_robin_round(int n, int r) {
 
 std::vector<Round> round_robin(int n) {
   std::vector<Round> rounds;
+  rounds.reserve(static_cast<std::size_t>(circle_rounds(n)));
   for (int r = 0; r < circle_rounds(n); ++r) rounds.push_back(round_robin_round(n, r));
   return rounds;
 }

@@ -2,6 +2,7 @@
 // docs/design/locate-at-scale.md. Fixed seeds: the same model gives the same samples.
 #include <gtest/gtest.h>
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -69,13 +70,29 @@ TEST(SimLocate, TheBudgetIsSpentInSimulatedTimeAndTheSameSeedGivesTheSameRun) {
   EXPECT_EQ(a.steps, b.steps);
 }
 
-// The issue's smallest fleet size, 16 hosts of 8 ranks under leaves of 4, with the noise of
-// docs/locate.md's simulated table: each fault named as what it is, and nothing else.
+// A fault (the model's "faults" list) and the findings it must give, by label.
+struct FaultCase {
+  const char* faults;
+  std::vector<std::string> named;
+};
+
+// Each case over one cluster (`cluster`: the model's other keys, noise as in docs/locate.md's
+// simulated table): each fault named as what it is, and nothing else. Returns the runs.
+std::vector<SimRun> expect_each_named(const std::string& cluster, std::span<const FaultCase> cases, double budget_s) {
+  std::vector<SimRun> runs;
+  for (const auto& c : cases) {
+    runs.push_back(locate(
+        "{" + cluster + R"(, "noise": {"sigma": 0.05, "spike_probability": 0.001, "spike_factor": 3}, "faults": )" +
+            c.faults + "}",
+        budget_s));
+    EXPECT_EQ(labels(runs.back().report), c.named) << c.faults;
+  }
+  return runs;
+}
+
+// The issue's smallest fleet size, 16 hosts of 8 ranks under leaves of 4.
 TEST(SimLocate, SixteenHostsOfEightRanksNameEachFaultAsWhatItIs) {
-  const struct {
-    const char* faults;
-    std::vector<std::string> named;
-  } cases[] = {
+  const FaultCase cases[] = {
       {"[]", {}},
       {R"([{"kind": "slow_host", "host": 5, "factor": 0.2}])", {"host h5"}},
       {R"([{"kind": "slow_nic", "rank": 42, "factor": 0.2}])", {"rank 42"}},
@@ -84,20 +101,12 @@ TEST(SimLocate, SixteenHostsOfEightRanksNameEachFaultAsWhatItIs) {
       {R"([{"kind": "slow_host", "host": 3, "factor": 0.2}, {"kind": "slow_host", "host": 12, "factor": 0.2}])",
        {"host h3", "host h12"}},
   };
-  for (const auto& c : cases) {
-    const SimRun run = locate(std::string(R"({"hosts": 16, "ranks_per_host": 8, "hosts_per_leaf": 4, "seed": 1,
-        "noise": {"sigma": 0.05, "spike_probability": 0.001, "spike_factor": 3}, "faults": )") +
-                              c.faults + "}");
-    EXPECT_EQ(labels(run.report), c.named) << c.faults;
-  }
+  expect_each_named(R"("hosts": 16, "ranks_per_host": 8, "hosts_per_leaf": 4, "seed": 1)", cases, 60);
 }
 
 // Above 32 ranks the pairs are sampled: rounds of random host pairs, not every pair.
 TEST(SimLocate, OneHundredTwentyEightHostsAreSampledAndEachFaultNamed) {
-  const struct {
-    const char* faults;
-    std::vector<std::string> named;
-  } cases[] = {
+  const FaultCase cases[] = {
       {"[]", {}},
       {R"([{"kind": "slow_host", "host": 77, "factor": 0.05}])", {"host h77"}},
       {R"([{"kind": "slow_host", "host": 3, "factor": 0.5}])", {"host h3"}},
@@ -105,12 +114,8 @@ TEST(SimLocate, OneHundredTwentyEightHostsAreSampledAndEachFaultNamed) {
       {R"([{"kind": "slow_host", "host": 10, "factor": 0.2}, {"kind": "slow_host", "host": 100, "factor": 0.2}])",
        {"host h10", "host h100"}},
   };
-  for (const auto& c : cases) {
-    const SimRun run = locate(std::string(R"({"hosts": 128, "ranks_per_host": 8, "hosts_per_leaf": 16, "seed": 2,
-        "noise": {"sigma": 0.05, "spike_probability": 0.001, "spike_factor": 3}, "faults": )") +
-                                  c.faults + "}",
-                              120);
-    EXPECT_EQ(labels(run.report), c.named) << c.faults;
+  for (const SimRun& run :
+       expect_each_named(R"("hosts": 128, "ranks_per_host": 8, "hosts_per_leaf": 16, "seed": 2)", cases, 120)) {
     EXPECT_EQ(run.report.pair_rounds, 14) << "2 x log2(128 hosts) rounds per pass, of 1,023";
     EXPECT_LE(run.report.pair_steps_measured, 3 * 14);
   }
