@@ -191,12 +191,19 @@ TEST(LocateCommandExit, OneRankComparesNothingAndIsZero) {
 // --simulate: the plan and verdict over a simulated cluster, no job. The model's faults say
 // what is slow, so --fault and --fabric are refused beside it.
 TEST(LocateCommandSimulate, ConflictingFlagsAreUsageErrors) {
-  for (const auto& [flag, edit] : std::vector<std::pair<std::string, void (*)(RawLocateFlags&)>>{
-           {"--simulate and --fabric", [](RawLocateFlags& r) { r.fabric = "t.conf"; }},
-           {"--simulate and --fault", [](RawLocateFlags& r) { r.fault = "slow-rank=1,delay-us=5"; }}}) {
+  struct Conflict {
+    std::string flag;  // what the error names
+    std::string fabric;
+    std::string fault;
+  };
+  const Conflict conflicts[] = {{.flag = "--simulate and --fabric", .fabric = "t.conf", .fault = ""},
+                                {.flag = "--simulate and --fault", .fabric = "", .fault = "slow-rank=1,delay-us=5"}};
+  for (const Conflict& c : conflicts) {
     RawLocateFlags raw;
     raw.simulate = "model.json";
-    edit(raw);
+    raw.fabric = c.fabric;
+    raw.fault = c.fault;
+    const std::string& flag = c.flag;
     const auto cmd = resolve_locate_flags(raw);
     ASSERT_FALSE(cmd.ok()) << flag;
     EXPECT_EQ(cmd.status().code(), ErrorCode::kUsage);
