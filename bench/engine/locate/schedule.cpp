@@ -146,10 +146,16 @@ std::vector<Round> sampled_rounds(std::span<const RankPlace> places, int count, 
   for (int r = 0; r < std::min(count, circle_rounds(units)); ++r) {
     Round round;
     for (const RankPair& hp : round_robin_round(units, r)) {
-      const Group& x = hosts[static_cast<std::size_t>(order[static_cast<std::size_t>(hp.a)])];
-      const Group& y = hosts[static_cast<std::size_t>(order[static_cast<std::size_t>(hp.b)])];
-      for (std::size_t k = 0; k < std::min(x.ranks.size(), y.ranks.size()); ++k) {
-        round.push_back({std::min(x.ranks[k], y.ranks[k]), std::max(x.ranks[k], y.ranks[k])});
+      const Group* x = &hosts[static_cast<std::size_t>(order[static_cast<std::size_t>(hp.a)])];
+      const Group* y = &hosts[static_cast<std::size_t>(order[static_cast<std::size_t>(hp.b)])];
+      if (x->ranks.size() < y->ranks.size()) std::swap(x, y);
+      // Hosts of unequal size have no rails to align: the larger one's ranks take turns,
+      // round by round, so that every one of them is measured over a pass.
+      const std::size_t turn = x->ranks.size() == y->ranks.size() ? 0 : static_cast<std::size_t>(r);
+      for (std::size_t k = 0; k < y->ranks.size(); ++k) {
+        const int a = x->ranks[(k + turn) % x->ranks.size()];
+        const int b = y->ranks[k];
+        round.push_back({std::min(a, b), std::max(a, b)});
       }
     }
     std::sort(round.begin(), round.end(), [](const RankPair& p, const RankPair& q) { return p.a < q.a; });

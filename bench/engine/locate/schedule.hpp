@@ -90,8 +90,9 @@ std::vector<Round> pass_rounds(const PairSchedule& schedule, std::span<const Ran
 // Sampled rounds: `count` rounds of a round-robin over the hosts, the hosts first shuffled
 // by a generator seeded with `seed` (the same on every rank), so that a host never meets the
 // same host twice in one pass. In each host pair the k-th rank of one host meets the k-th of
-// the other (rail-aligned, as cross-host traffic runs); ranks without a counterpart, and a
-// host left over by an odd count, sit the round out. With one host, the ranks are shuffled
+// the other (rail-aligned, as cross-host traffic runs); between hosts of unequal size the
+// larger one's ranks take turns round by round, the rest sit the round out, as does a host
+// left over by an odd count. With one host, the ranks are shuffled
 // and paired instead. At most as many rounds as there are (hosts - 1, or hosts when odd).
 std::vector<Round> sampled_rounds(std::span<const RankPlace> places, int count, std::uint64_t seed);
 

@@ -202,6 +202,19 @@ TEST(PairSchedule, UnevenHostsAndOneHost) {
   ASSERT_EQ(rounds.size(), 1u);
   EXPECT_EQ(rounds[0], (Round{{0, 3}}));
 
+  // One host of 4 ranks among 5 of one: its ranks take turns, so more than one is measured.
+  std::vector<RankPlace> big = grid(5, 1);
+  for (int k = 1; k < 4; ++k) big.push_back({"h0", k, ""});
+  std::set<int> measured;
+  for (const Round& round : sampled_rounds(big, 8, 1)) {
+    for (const RankPair& p : round) {
+      for (int r : {p.a, p.b}) {
+        if (big[static_cast<std::size_t>(r)].host == "h0") measured.insert(r);
+      }
+    }
+  }
+  EXPECT_GE(measured.size(), 3u);
+
   const auto one_host = sampled_rounds(grid(1, 40), 10, 5);
   ASSERT_EQ(one_host.size(), 10u);
   std::set<std::pair<int, int>> seen;
