@@ -121,6 +121,9 @@ PairSchedule choose_pair_schedule(std::span<const RankPlace> places) {
   // adaptive part is the confirmation of suspects, and the passes the budget holds).
   const int hosts = std::max(1, static_cast<int>(host_groups(places).size()));
   const int units = hosts >= 2 ? hosts : n;  // one host: its ranks are paired instead
+  // Two to four hosts have one to three rounds of host pairs: too few pairs per rank to judge
+  // it by, so they keep every pair, as many rounds as the budget holds.
+  if (units < kMinSampledHosts) return s;
   const int wanted = std::max(8, 2 * static_cast<int>(std::ceil(std::log2(static_cast<double>(units)))));
   s.sampled = true;
   s.rounds_per_pass = std::min(wanted, circle_rounds(units));

@@ -165,6 +165,8 @@ TEST(PairSchedule, EveryPairUpToTheLimitThenSampled) {
   EXPECT_EQ(choose_pair_schedule(grid(16, 8)).rounds_per_pass, 8);
   EXPECT_EQ(choose_pair_schedule(grid(5, 8)).rounds_per_pass, 5);    // no more than 5 hosts have rounds
   EXPECT_EQ(choose_pair_schedule(grid(1, 64)).rounds_per_pass, 12);  // one host: its ranks are paired
+  EXPECT_FALSE(choose_pair_schedule(grid(4, 16)).sampled);           // 3 rounds of host pairs: too few to judge a rank
+  EXPECT_EQ(choose_pair_schedule(grid(4, 16)).rounds_per_pass, 63);
 }
 
 TEST(PairSchedule, SampledRoundsPairTheSameRailOfDistinctHostsOncePerPass) {
