@@ -128,17 +128,31 @@ void label_devices(std::vector<report::LocateRank>& ranks, const std::vector<Hos
   }
 }
 
+// One row of the rank table, its host added to the job's hosts when new (a real job and a
+// simulated one alike).
+void add_rank(report::LocateReport& rep, report::LocateRank row) {
+  if (std::find(rep.job.hosts.begin(), rep.job.hosts.end(), row.host) == rep.job.hosts.end())
+    rep.job.hosts.push_back(row.host);
+  rep.ranks.push_back(std::move(row));
+}
+
 void fill_context(report::LocateReport& rep, const std::vector<std::string>& argv, Session& s,
                   const std::vector<report::RankInfo>& info, const std::vector<engine::locate::RankPlace>& places) {
   fill_job_header(rep.job, s, argv);
   for (std::size_t i = 0; i < info.size(); ++i) {
     const auto& r = info[i];
-    rep.ranks.push_back(
-        {r.rank, places[i].host, places[i].local_rank, r.device, r.device_name, r.pci_bus_id, "", "", places[i].leaf});
-    const auto& host = places[i].host;
-    if (std::find(rep.job.hosts.begin(), rep.job.hosts.end(), host) == rep.job.hosts.end())
-      rep.job.hosts.push_back(host);
+    add_rank(rep, {r.rank, places[i].host, places[i].local_rank, r.device, r.device_name, r.pci_bus_id, "", "",
+                   places[i].leaf});
   }
+}
+
+// The text on stdout, then the JSON document when -J named one (written whole or not at all).
+Status print_and_save(const report::LocateReport& rep, const std::string& path) {
+  report::write_locate_text(std::cout, rep);
+  if (path.empty()) return ok_status();
+  COLLBENCH_RETURN_IF_ERROR(report::write_file_atomically(path, report::locate_json_text(rep)));
+  std::cout << "# JSON report written to " << path << "\n";
+  return ok_status();
 }
 
 Status verdict_status(const report::LocateReport& rep) {
@@ -192,8 +206,7 @@ CommandResult simulate_locate(const LocateCommand& cmd, const std::vector<std::s
   rep->job = {version(), git_commit(), start_time, argv, "simulated", "simulated", "flow model", "none", m->size(), {}};
   for (std::size_t i = 0; i < options.places.size(); ++i) {
     const auto& p = options.places[i];
-    rep->ranks.push_back({static_cast<int>(i), p.host, p.local_rank, "simulated", "", "", "", "", p.leaf});
-    if (rep->job.hosts.empty() || rep->job.hosts.back() != p.host) rep->job.hosts.push_back(p.host);
+    add_rank(*rep, {static_cast<int>(i), p.host, p.local_rank, "simulated", "", "", "", "", p.leaf});
   }
   const auto& noise = model->noise;
   rep->notes.push_back(
@@ -202,12 +215,8 @@ CommandResult simulate_locate(const LocateCommand& cmd, const std::vector<std::s
       report::format_fixed(noise.spike_factor, 1) + "): every time is modelled and spent_s is simulated time; " +
       std::to_string(m->steps()) + " timed steps and " + std::to_string(m->agreements()) + " agreements, " +
       report::format_fixed(cpu_s, 2) + " s of CPU");
-  report::write_locate_text(std::cout, *rep);
-  if (!path->empty()) {
-    Status written = report::write_file_atomically(*path, report::locate_json_text(*rep));
-    if (!written.ok()) return result.with(written);
-    std::cout << "# JSON report written to " << *path << "\n";
-  }
+  Status saved = print_and_save(*rep, *path);
+  if (!saved.ok()) return result.with(saved);
   return result.with(verdict_status(*rep));
 }
 
@@ -354,12 +363,8 @@ CommandResult locate_command(const LocateCommand& cmd, const std::vector<std::st
   for (const auto& f : failures) rep->notes.push_back("topology discovery failed on " + f);
   rep->notes.insert(rep->notes.end(), fabric_notes.begin(), fabric_notes.end());
   if (!s.note().empty()) rep->notes.push_back(s.note());
-  report::write_locate_text(std::cout, *rep);
-  if (!path->empty()) {
-    Status written = report::write_file_atomically(*path, report::locate_json_text(*rep));
-    if (!written.ok()) return speak_then_leave(b, result.with(written, true));
-    std::cout << "# JSON report written to " << *path << "\n";
-  }
+  Status saved = print_and_save(*rep, *path);
+  if (!saved.ok()) return speak_then_leave(b, result.with(saved, true));
   return speak_then_leave(b, result.with(verdict_status(*rep), true));
 }
 

@@ -90,7 +90,8 @@ Result<std::vector<LoopSamples>> SimMeasurer::all_reduce(std::uint64_t bytes, st
   for (std::uint64_t i = 0; i < iterations; ++i) {
     double last = 0;
     for (int r = 0; r < n; ++r) {
-      late[static_cast<std::size_t>(r)] = late_s(r) > 0 ? noisy(late_s(r)) : 0;
+      const double l = late_s(r);
+      late[static_cast<std::size_t>(r)] = l > 0 ? noisy(l) : 0;
       last = std::max(last, late[static_cast<std::size_t>(r)]);
     }
     const double call = noisy(call_s);
