@@ -4,7 +4,8 @@
 
 namespace collbench::engine {
 
-Watchdog::Watchdog(double timeout_s, Expired on_expired) : timeout_s_(timeout_s), on_expired_(std::move(on_expired)) {
+Watchdog::Watchdog(double timeout_s, double grace_s, Expired on_expired)
+    : timeout_s_(timeout_s), grace_s_(grace_s), on_expired_(std::move(on_expired)) {
   if (enabled()) thread_ = std::jthread([this](const std::stop_token& stop) { watch(stop); });
 }
 
@@ -21,7 +22,7 @@ void Watchdog::begin(std::string step, std::uint64_t operations) {
   step_ = std::move(step);
   iteration_.store(0, std::memory_order_relaxed);
   limit_s_ = timeout_s_ * static_cast<double>(operations == 0 ? 1 : operations);
-  deadline_ = deadline_after(std::chrono::steady_clock::now(), limit_s_);
+  deadline_ = deadline_after(std::chrono::steady_clock::now(), limit_s_ + grace_s_);
   changed_.notify_all();
 }
 

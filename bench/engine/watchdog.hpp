@@ -18,8 +18,12 @@ class Watchdog {
  public:
   using Expired = std::function<void(const std::string& step, double limit_s)>;
 
-  // timeout_s is what one collective or barrier may take; 0 disables the watchdog.
-  Watchdog(double timeout_s, Expired on_expired);
+  // timeout_s is what one collective or barrier may take; 0 disables the watchdog. A step
+  // fires grace_s after its limit: the layer underneath, where it bounds its own waits (the env
+  // bootstrap: rank 0 after timeout_s, the others one second later, when they hear rank 0's
+  // verdict), fails first with what only it knows, the ranks and hosts it is missing. The
+  // watchdog is the last resort, for libraries that would wait forever.
+  Watchdog(double timeout_s, double grace_s, Expired on_expired);
   ~Watchdog();
   Watchdog(const Watchdog&) = delete;
   Watchdog& operator=(const Watchdog&) = delete;
@@ -37,6 +41,7 @@ class Watchdog {
   void watch(const std::stop_token& stop);
 
   double timeout_s_;
+  double grace_s_;
   Expired on_expired_;
   std::mutex mutex_;
   std::condition_variable_any changed_;

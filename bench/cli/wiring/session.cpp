@@ -41,9 +41,8 @@ Result<std::unique_ptr<Session>> Session::open(const SessionChoices& choices) {
 }
 
 Status Session::start_backend(const SessionChoices& choices) {
-  watchdog_ = std::make_unique<engine::Watchdog>(choices.timeout_s, [this](const std::string& step, double limit) {
-    on_timeout(step, limit);
-  });
+  watchdog_ = std::make_unique<engine::Watchdog>(
+      choices.timeout_s, kWatchdogGraceS, [this](const std::string& step, double limit) { on_timeout(step, limit); });
   const auto start = std::chrono::steady_clock::now();
   {
     engine::WatchedStep step(watchdog_.get(), "creating the communicator of the collective backend");

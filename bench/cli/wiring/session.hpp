@@ -31,6 +31,11 @@ struct SessionChoices {
 // The environment rendezvous waits -T seconds, or this long without -T.
 inline constexpr double kDefaultRendezvousTimeoutS = 60;
 
+// How long past a step's -T limit the watchdog waits before it aborts the job: the env
+// bootstrap's other ranks give up one second after rank 0, when rank 0's verdict names the
+// missing ranks and hosts; one second more lets that verdict arrive on a loaded host.
+inline constexpr double kWatchdogGraceS = 2;
+
 class ThreadedSessions;
 
 class Session {
