@@ -3,9 +3,13 @@
 #include <cmath>
 
 #include "report/documents/json_internal.hpp"
+#include "report/documents/json_layout.hpp"
 
 namespace collbench::report {
 namespace {
+
+// Wide enough for a comparison figure with its details and recheck on one line.
+constexpr std::size_t kLocateLineWidth = 600;
 
 // A figure that may not exist (a finding without a reference): null.
 Json optional_real(double v) { return std::isnan(v) ? Json(nullptr) : real(v); }
@@ -164,7 +168,7 @@ std::string locate_json_text(const LocateReport& rep) {
                     {"cpu", cpu},
                     {"verdict", to_string(rep.verdict)},
                     {"notes", rep.notes}};
-  return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+  return dump_lines(doc, kLocateLineWidth);
 }
 
 }  // namespace collbench::report
