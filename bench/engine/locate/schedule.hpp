@@ -73,9 +73,10 @@ std::vector<Group> measurable(std::vector<Group> groups);
 
 // Whom the pair phase sets against whom. Up to kMaxExhaustiveRounds rounds every pair meets
 // (round_robin); a larger job would need N - 1 rounds for N ranks (8,191 at 1,024 hosts x 8),
-// so with kMinSampledHosts hosts or more (or one host) it samples: each pass is `rounds_per_pass` rounds of random host pairs (sampled_rounds),
-// a fresh draw per pass. A slow host is then in all of its pairs and each of its partners in
-// one of theirs, which is what the verdict's upper quartile per rank and median per link need.
+// so with kMinSampledHosts hosts or more (or one host) it samples: each pass is
+// `rounds_per_pass` rounds of random host pairs (sampled_rounds), a fresh draw per pass. A slow
+// host is then in all of its pairs and each of its partners in one of theirs, which is what the
+// verdict's upper quartile per rank and median per link need.
 constexpr int kMaxExhaustiveRounds = 31;
 constexpr int kMinSampledHosts = 5;  // fewer hosts (but not one) keep every pair
 struct PairSchedule {
