@@ -7,11 +7,11 @@
 #
 #   scripts/verdict-sim.sh [--sizes 16,128,1024] [--ranks 8] [--trials 20] [--clean-trials 20]
 #                          [--faults clean,host50,host20,host5,uplink,two] [--budget 120]
-#                          [--sigma 0.05] [--out FILE] [--keep DIR]
+#                          [--sigma 0.05] [--leaf-hosts N] [--out FILE] [--keep DIR]
 #
 # The cluster: NICs of 25 GB/s each way per rank, 150 GB/s of host fabric per rank, 5 us per
-# message, leaves of 4 hosts (16 hosts), 16 (128) or 32 (1,024 and above) with non-blocking
-# uplinks; noise: every timed iteration x exp(sigma x normal), and x3 with probability 0.001.
+# message, leaves of 4 hosts (16 hosts), 16 (128) or 32 (1,024 and above) (--leaf-hosts N: N
+# at every size) with non-blocking uplinks; noise: every timed iteration x exp(sigma x normal), and x3 with probability 0.001.
 # Messages of 256 KiB (-b 256K -e 256K). Trial t uses seed t; the faulted host is drawn from
 # the seed, a slow host keeps `factor` of its NICs, the slow uplink keeps 20 % of its leaf's
 # hosts' NIC bandwidth, two slow hosts are each at 20 %.
@@ -26,6 +26,7 @@ CLEAN_TRIALS=20
 FAULTS=clean,host50,host20,host5,uplink,two
 BUDGET=120
 SIGMA=0.05
+LEAF_HOSTS=""
 OUT=""
 KEEP=""
 while [ $# -gt 0 ]; do
@@ -37,6 +38,7 @@ while [ $# -gt 0 ]; do
     --faults) FAULTS=$2; shift 2 ;;
     --budget) BUDGET=$2; shift 2 ;;
     --sigma) SIGMA=$2; shift 2 ;;
+    --leaf-hosts) LEAF_HOSTS=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
     --keep) KEEP=$2; shift 2 ;;
     *) echo "verdict-sim: unknown argument $1" >&2; exit 2 ;;
@@ -48,7 +50,7 @@ command -v jq >/dev/null || { echo "verdict-sim: needs jq (apt-get install jq)" 
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-leaf_size() { if [ "$1" -le 16 ]; then echo 4; elif [ "$1" -le 128 ]; then echo 16; else echo 32; fi; }
+leaf_size() { if [ -n "$LEAF_HOSTS" ]; then echo "$LEAF_HOSTS"; elif [ "$1" -le 16 ]; then echo 4; elif [ "$1" -le 128 ]; then echo 16; else echo 32; fi; }
 
 # The model's "faults" list and the expected answer for one trial, as "JSON<TAB>ANSWER".
 fault_of() {

@@ -312,8 +312,12 @@ void Locator::make_plan() {
   if (!p2p_ok_) {
     plan_.pairs.note = plan_.groups.note = "no point-to-point exchange in this backend";
   } else if (schedule_.sampled && !plan_.pairs.skipped) {
-    const std::string sampled = "sampled: " + std::to_string(schedule_.rounds_per_pass) +
-                                " rounds of random host pairs per pass, of the " +
+    const int inside = inside_leaf_rounds(o_.places, schedule_.rounds_per_pass);
+    const std::string kind = inside > 0 ? " rounds of host pairs per pass (" + std::to_string(inside) +
+                                              " inside leaf switches, " +
+                                              std::to_string(schedule_.rounds_per_pass - inside) + " across them)"
+                                        : " rounds of random host pairs per pass";
+    const std::string sampled = "sampled: " + std::to_string(schedule_.rounds_per_pass) + kind + ", of the " +
                                 std::to_string(schedule_.every_pair_rounds) + " that meeting every pair would take";
     plan_.pairs.note = plan_.pairs.note.empty() ? sampled : sampled + "; " + plan_.pairs.note;
     report_.notes.push_back("pairs " + sampled);

@@ -136,32 +136,154 @@ std::vector<Round> pass_rounds(const PairSchedule& schedule, std::span<const Ran
   return sampled_rounds(places, schedule.rounds_per_pass, static_cast<std::uint64_t>(pass));
 }
 
-std::vector<Round> sampled_rounds(std::span<const RankPlace> places, int count, std::uint64_t seed) {
-  const int n = static_cast<int>(places.size());
+namespace {
+
+// The units that sampled rounds pair: the hosts, or with one host its ranks, each a unit.
+std::vector<Group> sampling_units(std::span<const RankPlace> places) {
   std::vector<Group> hosts = host_groups(places);
-  if (hosts.size() < 2) {  // one host: its ranks, each a group of one
+  if (hosts.size() < 2) {
     hosts.clear();
-    for (int r = 0; r < n; ++r) hosts.push_back({GroupKind::kHost, "", {r}});
+    for (int r = 0; r < static_cast<int>(places.size()); ++r) hosts.push_back({GroupKind::kHost, "", {r}});
   }
-  const int units = static_cast<int>(hosts.size());
-  const std::vector<int> order = shuffled(units, seed);
-  std::vector<Round> rounds;
-  for (int r = 0; r < std::min(count, circle_rounds(units)); ++r) {
-    Round round;
-    for (const RankPair& hp : round_robin_round(units, r)) {
-      const Group* x = &hosts[static_cast<std::size_t>(order[static_cast<std::size_t>(hp.a)])];
-      const Group* y = &hosts[static_cast<std::size_t>(order[static_cast<std::size_t>(hp.b)])];
-      if (x->ranks.size() < y->ranks.size()) std::swap(x, y);
-      // Hosts of unequal size have no rails to align: the larger one's ranks take turns,
-      // round by round, so that every one of them is measured over a pass.
-      const std::size_t turn = x->ranks.size() == y->ranks.size() ? 0 : static_cast<std::size_t>(r);
-      for (std::size_t k = 0; k < y->ranks.size(); ++k) {
-        const int a = x->ranks[(k + turn) % x->ranks.size()];
-        const int b = y->ranks[k];
-        round.push_back({std::min(a, b), std::max(a, b)});
-      }
+  return hosts;
+}
+
+// The rank pairs of one host pair in round `r`: the k-th rank of one meets the k-th of the
+// other. Hosts of unequal size have no rails to align: the larger one's ranks take turns,
+// round by round, so that every one of them is measured over a pass.
+void add_host_pair(Round& round, const Group* x, const Group* y, int r) {
+  if (x->ranks.size() < y->ranks.size()) std::swap(x, y);
+  const std::size_t turn = x->ranks.size() == y->ranks.size() ? 0 : static_cast<std::size_t>(r);
+  for (std::size_t k = 0; k < y->ranks.size(); ++k) {
+    const int a = x->ranks[(k + turn) % x->ranks.size()];
+    const int b = y->ranks[k];
+    round.push_back({std::min(a, b), std::max(a, b)});
+  }
+}
+
+void sort_round(Round& round) {
+  std::sort(round.begin(), round.end(), [](const RankPair& p, const RankPair& q) { return p.a < q.a; });
+}
+
+// The units under each leaf switch (units outside the fabric together, as one more group), in
+// order of first appearance. One entry when the places name no leaf, or one leaf only.
+std::vector<std::vector<int>> units_by_leaf(std::span<const RankPlace> places, const std::vector<Group>& units) {
+  std::vector<std::string> names;
+  std::vector<std::vector<int>> leaves;
+  for (int u = 0; u < static_cast<int>(units.size()); ++u) {
+    const std::string& leaf = places[static_cast<std::size_t>(units[static_cast<std::size_t>(u)].ranks.front())].leaf;
+    auto it = std::find(names.begin(), names.end(), leaf);
+    if (it == names.end()) {
+      names.push_back(leaf);
+      leaves.emplace_back();
+      it = names.end() - 1;
     }
-    std::sort(round.begin(), round.end(), [](const RankPair& p, const RankPair& q) { return p.a < q.a; });
+    leaves[static_cast<std::size_t>(it - names.begin())].push_back(u);
+  }
+  return leaves;
+}
+
+// Rounds of host pairs inside each leaf: round `r` of a round-robin over each leaf's units
+// (shuffled), all leaves at once; a leaf with fewer rounds than asked repeats its own.
+Round inside_round(const std::vector<Group>& units, const std::vector<std::vector<int>>& leaves, int r) {
+  Round round;
+  for (const std::vector<int>& leaf : leaves) {
+    const int size = static_cast<int>(leaf.size());
+    if (size < 2) continue;
+    for (const RankPair& hp : round_robin_round(size, r % circle_rounds(size))) {
+      add_host_pair(round, &units[static_cast<std::size_t>(leaf[static_cast<std::size_t>(hp.a)])],
+                    &units[static_cast<std::size_t>(leaf[static_cast<std::size_t>(hp.b)])], r);
+    }
+  }
+  sort_round(round);
+  return round;
+}
+
+// A round of host pairs across leaves: round `r` of a round-robin over the leaves (shuffled)
+// sets each leaf against one other, and the j-th unit of the smaller side meets the
+// (j + r)-th of the other, so that a leaf pair that meets again (few leaves) meets with other
+// partners. A leaf left over by an odd count sits the round out.
+Round across_round(const std::vector<Group>& units, const std::vector<std::vector<int>>& leaves, int r) {
+  Round round;
+  const int count = static_cast<int>(leaves.size());
+  if (count < 2) return round;
+  for (const RankPair& lp : round_robin_round(count, r % circle_rounds(count))) {
+    const std::vector<int>* small = &leaves[static_cast<std::size_t>(lp.a)];
+    const std::vector<int>* large = &leaves[static_cast<std::size_t>(lp.b)];
+    if (small->size() > large->size()) std::swap(small, large);
+    for (std::size_t j = 0; j < small->size(); ++j) {
+      const int other = (*large)[(j + static_cast<std::size_t>(r)) % large->size()];
+      add_host_pair(round, &units[static_cast<std::size_t>((*small)[j])], &units[static_cast<std::size_t>(other)], r);
+    }
+  }
+  sort_round(round);
+  return round;
+}
+
+// The leaves and each leaf's units in an order fixed by the seed.
+std::vector<std::vector<int>> shuffled_leaves(std::vector<std::vector<int>> leaves, std::uint64_t seed) {
+  std::uint64_t state = seed;
+  for (std::vector<int>& leaf : leaves) {
+    const std::vector<int> order = shuffled(static_cast<int>(leaf.size()), next_draw(state));
+    std::vector<int> mixed;
+    mixed.reserve(leaf.size());
+    for (const int i : order) mixed.push_back(leaf[static_cast<std::size_t>(i)]);
+    leaf = std::move(mixed);
+  }
+  const std::vector<int> order = shuffled(static_cast<int>(leaves.size()), next_draw(state));
+  std::vector<std::vector<int>> mixed;
+  mixed.reserve(leaves.size());
+  for (const int i : order) mixed.push_back(std::move(leaves[static_cast<std::size_t>(i)]));
+  return mixed;
+}
+
+// How many of `count` rounds pair hosts inside their leaves: half, or as many as the largest
+// leaf has (a leaf of one host has none).
+int inside_rounds(const std::vector<std::vector<int>>& leaves, int count) {
+  int most = 0;
+  for (const auto& leaf : leaves) most = std::max(most, circle_rounds(static_cast<int>(leaf.size())));
+  return std::min(count / 2, most);
+}
+
+std::vector<Round> fabric_rounds(const std::vector<Group>& units, const std::vector<std::vector<int>>& by_leaf,
+                                 int count, std::uint64_t seed) {
+  const std::vector<std::vector<int>> leaves = shuffled_leaves(by_leaf, seed);
+  const int inside = inside_rounds(leaves, count);
+  std::vector<Round> rounds;
+  int taken = 0;  // inside rounds so far; the two kinds alternate in proportion
+  for (int i = 0; i < count; ++i) {
+    if (taken < inside && taken * count <= i * inside) {
+      rounds.push_back(inside_round(units, leaves, taken++));
+    } else {
+      rounds.push_back(across_round(units, leaves, i - taken));
+    }
+  }
+  return rounds;
+}
+
+}  // namespace
+
+int inside_leaf_rounds(std::span<const RankPlace> places, int count) {
+  const std::vector<Group> units = sampling_units(places);
+  const std::vector<std::vector<int>> leaves = units_by_leaf(places, units);
+  return leaves.size() < 2 ? 0 : inside_rounds(leaves, std::min(count, circle_rounds(static_cast<int>(units.size()))));
+}
+
+std::vector<Round> sampled_rounds(std::span<const RankPlace> places, int count, std::uint64_t seed) {
+  const std::vector<Group> units = sampling_units(places);
+  const int n_units = static_cast<int>(units.size());
+  count = std::min(count, circle_rounds(n_units));
+  const std::vector<std::vector<int>> leaves = units_by_leaf(places, units);
+  if (leaves.size() >= 2) return fabric_rounds(units, leaves, count, seed);
+  const std::vector<int> order = shuffled(n_units, seed);
+  std::vector<Round> rounds;
+  for (int r = 0; r < count; ++r) {
+    Round round;
+    for (const RankPair& hp : round_robin_round(n_units, r)) {
+      add_host_pair(round, &units[static_cast<std::size_t>(order[static_cast<std::size_t>(hp.a)])],
+                    &units[static_cast<std::size_t>(order[static_cast<std::size_t>(hp.b)])], r);
+    }
+    sort_round(round);
     rounds.push_back(std::move(round));
   }
   return rounds;

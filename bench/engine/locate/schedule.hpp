@@ -96,6 +96,18 @@ std::vector<Round> pass_rounds(const PairSchedule& schedule, std::span<const Ran
 // larger one's ranks take turns round by round, the rest sit the round out, as does a host
 // left over by an odd count. With one host, the ranks are shuffled
 // and paired instead. At most as many rounds as there are (hosts - 1, or hosts when odd).
+//
+// When the places name two leaf switches or more (locate --fabric; hosts outside the fabric
+// count as one more leaf), the rounds are chosen from the fabric instead of by chance, as
+// the "switch uplinks" comparison needs pairs on both sides of every leaf's uplink: up to
+// half of them pair hosts inside each leaf (a round of a round-robin within every leaf at
+// once; inside_leaf_rounds says how many), the others set every leaf against another one
+// (a round-robin over the leaves) and pair their hosts across the uplinks, the two kinds
+// interleaved. Leaves and hosts are shuffled by the seed. Hosts meet again within a pass
+// only when their leaf has fewer inside rounds than asked, or when few leaves meet again.
 std::vector<Round> sampled_rounds(std::span<const RankPlace> places, int count, std::uint64_t seed);
+// How many of sampled_rounds' `count` rounds pair hosts inside their leaves (0 without two
+// leaves): half, or fewer when the largest leaf has fewer rounds of pairs.
+int inside_leaf_rounds(std::span<const RankPlace> places, int count);
 
 }  // namespace collbench::engine::locate

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -225,6 +226,101 @@ TEST(PairSchedule, UnevenHostsAndOneHost) {
     for (const RankPair& p : round) EXPECT_TRUE(seen.insert({p.a, p.b}).second);
   }
   EXPECT_TRUE(sampled_rounds(grid(1, 1), 4, 0).empty());
+}
+
+// `hosts` hosts of `per_host` ranks under leaves of `per_leaf` hosts each ("s0", "s1", ...).
+std::vector<RankPlace> leaves_grid(int hosts, int per_host, int per_leaf) {
+  std::vector<RankPlace> places = grid(hosts, per_host);
+  for (std::size_t r = 0; r < places.size(); ++r) {
+    places[r].leaf = "s" + std::to_string(static_cast<int>(r) / per_host / per_leaf);
+  }
+  return places;
+}
+
+TEST(PairSchedule, WithAFabricRoundsAreInsideLeavesOrAcrossThem) {
+  const std::vector<RankPlace> places = leaves_grid(64, 2, 8);  // 8 leaves of 8 hosts
+  ASSERT_EQ(inside_leaf_rounds(places, 12), 6);
+  const auto rounds = sampled_rounds(places, 12, 9);
+  ASSERT_EQ(rounds.size(), 12u);
+  int inside = 0;
+  std::set<std::pair<std::string, std::string>> inside_links;
+  std::map<std::string, std::set<std::string>> met;  // leaf -> the leaves it met across
+  for (const Round& round : rounds) {
+    ASSERT_FALSE(round.empty());
+    std::set<int> busy;
+    std::set<bool> kinds;  // a round is all inside or all across
+    for (const RankPair& p : round) {
+      EXPECT_TRUE(busy.insert(p.a).second && busy.insert(p.b).second) << "a rank twice in a round";
+      const RankPlace& x = places[static_cast<std::size_t>(p.a)];
+      const RankPlace& y = places[static_cast<std::size_t>(p.b)];
+      EXPECT_NE(x.host, y.host);
+      EXPECT_EQ(x.local_rank, y.local_rank);
+      kinds.insert(x.leaf == y.leaf);
+      if (x.leaf == y.leaf && x.local_rank == 0) {
+        EXPECT_TRUE(inside_links.insert({x.host, y.host}).second) << "hosts met twice inside a leaf";
+      }
+      if (x.leaf != y.leaf) {
+        met[x.leaf].insert(y.leaf);
+        met[y.leaf].insert(x.leaf);
+      }
+    }
+    ASSERT_EQ(kinds.size(), 1u);
+    if (*kinds.begin()) {
+      ++inside;
+      EXPECT_EQ(round.size(), 64u);  // every host of every leaf: 4 pairs per leaf x 2 rails x 8 leaves
+    }
+  }
+  EXPECT_EQ(inside, 6);
+  ASSERT_EQ(met.size(), 8u);
+  for (const auto& [leaf, others] : met) EXPECT_EQ(others.size(), 6u) << leaf;  // one leaf per round across
+  EXPECT_TRUE(rounds.front().size() == 64u) << "the kinds interleave from the first round";
+  EXPECT_NE(sampled_rounds(places, 12, 9), sampled_rounds(places, 12, 10));
+  EXPECT_EQ(sampled_rounds(places, 12, 9), rounds);
+}
+
+TEST(PairSchedule, SmallLeavesAtScaleStillGetPairsInside) {
+  // 1,024 hosts under leaves of 4: by chance a leaf would see under one pair inside per pass.
+  const std::vector<RankPlace> places = leaves_grid(1024, 1, 4);
+  const PairSchedule s = choose_pair_schedule(places);
+  ASSERT_TRUE(s.sampled);
+  EXPECT_EQ(inside_leaf_rounds(places, s.rounds_per_pass), 3);  // a leaf of 4 has 3 rounds of pairs
+  std::map<std::string, int> inside;
+  for (const Round& round : pass_rounds(s, places, 0)) {
+    for (const RankPair& p : round) {
+      const RankPlace& x = places[static_cast<std::size_t>(p.a)];
+      if (x.leaf == places[static_cast<std::size_t>(p.b)].leaf) ++inside[x.leaf];
+    }
+  }
+  ASSERT_EQ(inside.size(), 256u);
+  for (const auto& [leaf, count] : inside) EXPECT_EQ(count, 6) << leaf;  // every host pair of the leaf
+  EXPECT_EQ(inside_leaf_rounds(leaves_grid(1024, 8, 32), 20), 10);
+  EXPECT_EQ(inside_leaf_rounds(grid(1024, 8), 20), 0);  // no fabric: random host pairs
+}
+
+TEST(PairSchedule, UnevenLeavesAndHostsOutsideTheFabric) {
+  // Leaf s0 with 5 hosts, leaf s1 with 2, and 6 hosts the fabric does not know.
+  std::vector<RankPlace> places = grid(13, 2);
+  for (std::size_t r = 0; r < places.size(); ++r) {
+    const int host = static_cast<int>(r) / 2;
+    places[r].leaf = host < 5 ? "s0" : host < 7 ? "s1" : "";
+  }
+  const auto rounds = sampled_rounds(places, 8, 2);
+  ASSERT_EQ(rounds.size(), 8u);
+  std::set<std::string> measured;
+  for (const Round& round : rounds) {
+    std::set<int> busy;
+    for (const RankPair& p : round) {
+      EXPECT_TRUE(busy.insert(p.a).second && busy.insert(p.b).second);
+      measured.insert(places[static_cast<std::size_t>(p.a)].host);
+      measured.insert(places[static_cast<std::size_t>(p.b)].host);
+    }
+  }
+  EXPECT_EQ(measured.size(), 13u) << "every host in a pair during the pass";
+  // One leaf and nothing else is no fabric to choose from: the rounds are the flat ones.
+  std::vector<RankPlace> one_leaf = grid(9, 1);
+  for (RankPlace& p : one_leaf) p.leaf = "s0";
+  EXPECT_EQ(inside_leaf_rounds(one_leaf, 8), 0);
+  EXPECT_EQ(sampled_rounds(one_leaf, 8, 4), sampled_rounds(grid(9, 1), 8, 4));
 }
 
 TEST(RoundRobin, OneRoundAloneIsThatRoundOfTheWhole) {

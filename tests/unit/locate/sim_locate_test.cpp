@@ -2,6 +2,7 @@
 // docs/design/locate-at-scale.md. Fixed seeds: the same model gives the same samples.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <span>
 #include <string>
 #include <vector>
@@ -118,6 +119,36 @@ TEST(SimLocate, OneHundredTwentyEightHostsAreSampledAndEachFaultNamed) {
        expect_each_named(R"("hosts": 128, "ranks_per_host": 8, "hosts_per_leaf": 16, "seed": 2)", cases, 120)) {
     EXPECT_EQ(run.report.pair_rounds, 14) << "2 x log2(128 hosts) rounds per pass, of 1,023";
     EXPECT_LE(run.report.pair_steps_measured, 3 * 14);
+  }
+}
+
+// Leaves of two hosts among 128: random host pairs would put almost no pair inside a leaf
+// (1 in 127 per host and round), so the uplink comparison would have nothing to divide by;
+// with a fabric the sampled rounds pair hosts inside every leaf as well as across.
+TEST(SimLocate, SmallLeavesAmongManyHostsStillNameTheirUplink) {
+  const FaultCase cases[] = {
+      {R"([{"kind": "slow_uplink", "leaf": 7, "factor": 0.2}])", {"uplink of switch s7"}},
+      {R"([{"kind": "slow_host", "host": 14, "factor": 0.2}])", {"host h14"}},
+  };
+  for (const SimRun& run :
+       expect_each_named(R"("hosts": 128, "ranks_per_host": 2, "hosts_per_leaf": 2, "seed": 4)", cases, 120)) {
+    EXPECT_EQ(run.report.pair_rounds, 14);
+    EXPECT_NE(std::find_if(
+                  run.report.notes.begin(), run.report.notes.end(),
+                  [](const std::string& n) {
+      return n.find("1 inside leaf switches, 13 across") != std::string::npos;
+                  }),
+              run.report.notes.end())
+        << ::testing::PrintToString(run.report.notes);
+    int leaves = 0;
+    for (const auto& c : run.report.comparisons) {
+      if (c.subject != "switch") continue;
+      for (const auto& f : c.figures) {
+        ++leaves;
+        EXPECT_TRUE(f.judged) << f.label << ": " << f.set_aside;
+      }
+    }
+    EXPECT_EQ(leaves, 64) << "every leaf's uplink judged";
   }
 }
 
