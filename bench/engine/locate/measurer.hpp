@@ -1,5 +1,5 @@
 // What the locator measures with, and nothing else: the seam between its plan and verdict
-// (locator.cpp) and a real job or a simulated one (docs/design/locate-at-scale.md, section 1).
+// (the phases of phases.hpp) and a real job or a simulated one (docs/design/locate-at-scale.md, section 1).
 //
 // Every method is called by every process of the job in step, as a collective. A process
 // produces the samples of the ranks it *holds*: one rank in a real job (JobMeasurer), every
