@@ -553,7 +553,8 @@ cmd_launch() {
   # The rendezvous listens in the first host's namespace: any port is free in a fresh one, but
   # a previous run may still hold its port in TIME_WAIT.
   [ -n "$PORT" ] || PORT=$((29500 + RANDOM % 20000))
-  [ -n "$RANKS_FILE" ] || RANKS_FILE=$(mktemp "${TMPDIR:-/tmp}/cluster-ranks.XXXXXX")
+  local own_ranks_file=""  # made here, so removed here; one given with --ranks-file is the caller's
+  if [ -z "$RANKS_FILE" ]; then RANKS_FILE=$(mktemp "${TMPDIR:-/tmp}/cluster-ranks.XXXXXX"); own_ranks_file=1; fi
   : > "$RANKS_FILE"
   local pids=() r=0 l code highest=0
   for h in "${hosts[@]}"; do
@@ -576,6 +577,7 @@ cmd_launch() {
   sort -n "$RANKS_FILE" | while read -r r h code _; do
     if [ "$code" -ne 0 ]; then log "rank $r on $h exited with $code"; fi
   done
+  [ -n "$own_ranks_file" ] && rm -f "$RANKS_FILE"
   return "$highest"
 }
 

@@ -21,12 +21,31 @@ inline std::string preflight_document() {
   return std::string(COLLBENCH_SOURCE_DIR) + "/tests/fuzz/corpus/document_json/preflight.json";
 }
 
-// An empty folder named after the running test (and this process: ctest runs tests in parallel).
+// The scratch folder of a test (named after it and this process: ctest runs tests in parallel).
+inline std::filesystem::path scratch_path(const ::testing::TestInfo& test) {
+  return std::filesystem::temp_directory_path() /
+         ("collbench-cli-" + std::string(test.test_suite_name()) + "." + test.name() + "-" + std::to_string(getpid()));
+}
+
+// Removes a test's scratch folder when the test has passed; a failed test's stays, to be read.
+class ScratchCleanup : public ::testing::EmptyTestEventListener {
+  void OnTestEnd(const ::testing::TestInfo& test) override {
+    if (test.result() == nullptr || test.result()->Failed()) return;
+    std::error_code ec;
+    std::filesystem::remove_all(scratch_path(test), ec);
+  }
+};
+
+inline bool register_scratch_cleanup() {
+  ::testing::UnitTest::GetInstance()->listeners().Append(new ScratchCleanup);  // gtest owns it
+  return true;
+}
+
+// An empty folder for the running test, removed after it unless it failed.
 inline std::string scratch_dir() {
-  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                                    ("collbench-cli-" + std::string(test->test_suite_name()) + "." + test->name() +
-                                     "-" + std::to_string(getpid()));
+  static const bool registered = register_scratch_cleanup();
+  (void)registered;
+  const std::filesystem::path dir = scratch_path(*::testing::UnitTest::GetInstance()->current_test_info());
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir.string();

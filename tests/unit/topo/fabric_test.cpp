@@ -1,6 +1,7 @@
 #include "topo/fabric.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -155,8 +156,9 @@ TEST(Fabric, MalformedJsonIsAUsageError) {
 
 TEST(Fabric, ReadsEitherFormFromAFileAndNamesTheFileInErrors) {
   const auto dir = std::filesystem::path(::testing::TempDir());
-  const auto conf = dir / "fabric_test_topology.conf";
-  const auto json = dir / "fabric_test_topology.json";
+  const std::string pid = std::to_string(getpid());  // ctest may run this test beside another run of it
+  const auto conf = dir / ("fabric_test_topology-" + pid + ".conf");
+  const auto json = dir / ("fabric_test_topology-" + pid + ".json");
   std::ofstream(conf) << kTopologyConf;
   std::ofstream(json) << R"(  {"switches": [{"switch": "s", "nodes": "a"}]})";
   auto from_conf = read_fabric_file(conf.string());
@@ -172,6 +174,8 @@ TEST(Fabric, ReadsEitherFormFromAFileAndNamesTheFileInErrors) {
   auto bad = read_fabric_file(conf.string());
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find(conf.string()), std::string::npos) << bad.status().message();
+  std::filesystem::remove(conf);
+  std::filesystem::remove(json);
 }
 
 }  // namespace
