@@ -1,5 +1,6 @@
 #include "bench/engine/locate/phase.hpp"
 
+#include <array>
 #include <cstdio>
 
 namespace collbench::engine::locate {

@@ -6,13 +6,10 @@
 #pragma once
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
-#include <map>
 #include <span>
 #include <string>
 #include <type_traits>
-#include <utility>
 #include <vector>
 
 #include "bench/engine/locate/budget.hpp"
