@@ -11,7 +11,8 @@
 #
 # The cluster: NICs of 25 GB/s each way per rank, 150 GB/s of host fabric per rank, 5 us per
 # message, leaves of 4 hosts (16 hosts), 16 (128) or 32 (1,024 and above) (--leaf-hosts N: N
-# at every size) with non-blocking uplinks; noise: every timed iteration x exp(sigma x normal), and x3 with probability 0.001.
+# at every size) with non-blocking uplinks; noise: every timed iteration x exp(sigma x
+# normal), and x3 with probability 0.001.
 # Messages of 256 KiB (-b 256K -e 256K). Trial t uses seed t; the faulted host is drawn from
 # the seed, a slow host keeps `factor` of its NICs, the slow uplink keeps 20 % of its leaf's
 # hosts' NIC bandwidth, two slow hosts are each at 20 %.
@@ -50,7 +51,12 @@ command -v jq >/dev/null || { echo "verdict-sim: needs jq (apt-get install jq)" 
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-leaf_size() { if [ -n "$LEAF_HOSTS" ]; then echo "$LEAF_HOSTS"; elif [ "$1" -le 16 ]; then echo 4; elif [ "$1" -le 128 ]; then echo 16; else echo 32; fi; }
+leaf_size() {
+  if [ -n "$LEAF_HOSTS" ]; then echo "$LEAF_HOSTS"
+  elif [ "$1" -le 16 ]; then echo 4
+  elif [ "$1" -le 128 ]; then echo 16
+  else echo 32; fi
+}
 
 # The model's "faults" list and the expected answer for one trial, as "JSON<TAB>ANSWER".
 fault_of() {
